@@ -1,0 +1,34 @@
+# Two commands do everything: `make run` and `make test`. Both bootstrap .venv first.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Re-install whenever the declared dependencies change.
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# JupyterLab refuses to start as root unless told it may (CI and this machine run as root).
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+export JUPYTER_PLATFORM_DIRS := 1
+export MPLBACKEND := Agg
+
+.PHONY: help run test lint bench
+
+help: ## List the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
+
+$(STAMP):
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[lab,test]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+run: $(STAMP) ## Open the notebooks in JupyterLab
+	MPLBACKEND= $(BIN)/jupyter lab $(ALLOW_ROOT) --notebook-dir=. \
+		$(if $(wildcard notebooks/00_index.ipynb),notebooks/00_index.ipynb,)
+
+test: $(STAMP) ## Run every test: lint, unit, doctest, property, oracle, notebooks
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest

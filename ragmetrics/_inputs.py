@@ -1,0 +1,188 @@
+"""Turn every accepted shape of run and qrels into flat columns, checked once.
+
+Runs: a DataFrame with ``query_id``, ``doc_id`` and ``score`` (or ``rank``), a mapping
+``{query_id: [doc ids in rank order]}`` or ``{query_id: {doc_id: score}}``.
+Qrels: a DataFrame with ``query_id``, ``doc_id`` and ``relevance``, a mapping
+``{query_id: {doc_id: grade}}`` or ``{query_id: set of relevant ids}``.
+
+Ids are compared as strings after a check that both sides hold the same kind of id:
+``"42"`` (str) against ``42`` (int) is an error, never a silent zero overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_grade
+
+
+@dataclass
+class Columns:
+    """Flat, row-aligned columns: ``value`` is the score (run) or the grade (qrels)."""
+
+    query: np.ndarray  # object array of str
+    doc: np.ndarray  # object array of str
+    value: np.ndarray  # float64
+    query_kind: str | None
+    doc_kind: str | None
+
+
+def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
+    if column not in frame.columns:
+        have = ", ".join(map(repr, frame.columns)) or "none"
+        raise ValueError(f"{what} has no column {column!r}{hint} (columns: {have})")
+
+
+def _kind(values, column: str, what: str) -> str | None:
+    """'str' or 'int' for a column of ids; anything else is an error naming an example."""
+    kind = pd.api.types.infer_dtype(values, skipna=False)
+    if kind in ("string", "integer"):
+        return "str" if kind == "string" else "int"
+    if kind == "empty":
+        return None
+    sample = next(
+        (v for v in values if not isinstance(v, str) and not _is_int(v)), values[0]
+    )
+    raise TypeError(
+        f"{what} column {column!r} must hold ids that are all str or all int; "
+        f"found {sample!r} ({type(sample).__name__})"
+    )
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _as_str(values, kind: str | None) -> np.ndarray:
+    array = np.asarray(values, dtype=object)
+    if kind == "int":
+        return np.array([str(int(v)) for v in array], dtype=object)
+    return array
+
+
+def _numbers(values, column: str, what: str, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    try:
+        out = pd.to_numeric(pd.Series(values, copy=False), errors="raise").to_numpy(np.float64)
+    except (TypeError, ValueError):
+        series = pd.Series(values, copy=False)
+        bad = pd.to_numeric(series, errors="coerce").isna() & series.notna()
+        i = int(np.flatnonzero(bad.to_numpy())[0]) if bad.any() else 0
+        raise TypeError(
+            f"{what} column {column!r} must be numeric; query {query[i]!r}, doc {doc[i]!r} "
+            f"has {series.iloc[i]!r}"
+        ) from None
+    nan = np.isnan(out)
+    if nan.any():
+        i = int(np.flatnonzero(nan)[0])
+        raise ValueError(
+            f"{what} column {column!r} is missing a value for query {query[i]!r}, doc {doc[i]!r}"
+        )
+    return out
+
+
+def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str) -> Columns:
+    _missing_column(frame, "query_id", what)
+    _missing_column(frame, "doc_id", what)
+    value_column = next((c for c in value_columns if c in frame.columns), None)
+    if value_column is None:
+        hint = " (or " + " or ".join(repr(c) for c in value_columns[1:]) + ")"
+        _missing_column(frame, value_columns[0], what, hint if len(value_columns) > 1 else "")
+    for column in ("query_id", "doc_id"):
+        if frame[column].isna().any():
+            i = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
+            raise ValueError(f"{what} column {column!r} has a missing id in row {i}")
+    q_raw, d_raw = frame["query_id"].to_numpy(object), frame["doc_id"].to_numpy(object)
+    q_kind = _kind(q_raw, "query_id", what)
+    d_kind = _kind(d_raw, "doc_id", what)
+    query, doc = _as_str(q_raw, q_kind), _as_str(d_raw, d_kind)
+    value = _numbers(frame[value_column].to_numpy(), value_column, what, query, doc)
+    if value_column == "rank":
+        value = -value  # rank 1 is best: sort by -rank as by a score
+    return Columns(query, doc, value, q_kind, d_kind)
+
+
+def run_columns(run) -> Columns:
+    """Columns of a run: ``value`` is a score (higher is better)."""
+    if isinstance(run, pd.DataFrame):
+        return _from_frame(run, ("score", "rank"), "run")
+    if not isinstance(run, Mapping):
+        raise TypeError(
+            "run must be a DataFrame (query_id, doc_id, score or rank), "
+            "{query_id: [doc ids in rank order]} or {query_id: {doc_id: score}}; "
+            f"got {type(run).__name__}"
+        )
+    queries, docs, values = [], [], []
+    for qid, ranking in run.items():
+        if isinstance(ranking, Mapping):
+            for doc, score in ranking.items():
+                queries.append(qid)
+                docs.append(doc)
+                values.append(check_grade(score, doc))
+        elif isinstance(ranking, Iterable) and not isinstance(ranking, (str, bytes)):
+            ranking = list(ranking)
+            queries.extend([qid] * len(ranking))
+            docs.extend(ranking)
+            values.extend(range(0, -len(ranking), -1))  # rank order as a falling score
+        else:
+            raise TypeError(
+                f"run[{qid!r}] must be a list of doc ids in rank order or a mapping "
+                f"doc_id -> score, got {ranking!r}"
+            )
+    return _from_lists(queries, docs, values, "run")
+
+
+def qrels_columns(qrels) -> Columns:
+    """Columns of the judgments: ``value`` is the grade."""
+    if isinstance(qrels, pd.DataFrame):
+        return _from_frame(qrels, ("relevance",), "qrels")
+    if not isinstance(qrels, Mapping):
+        raise TypeError(
+            "qrels must be a DataFrame (query_id, doc_id, relevance), "
+            "{query_id: {doc_id: grade}} or {query_id: set of relevant ids}; "
+            f"got {type(qrels).__name__}"
+        )
+    queries, docs, values = [], [], []
+    for qid, judged in qrels.items():
+        if isinstance(judged, Mapping):
+            items = [(doc, check_grade(g, doc)) for doc, g in judged.items()]
+        elif isinstance(judged, Iterable) and not isinstance(judged, (str, bytes)):
+            items = [(doc, 1.0) for doc in dict.fromkeys(judged)]
+        else:
+            raise TypeError(
+                f"qrels[{qid!r}] must be a set of relevant ids or a mapping doc_id -> grade, "
+                f"got {judged!r}"
+            )
+        for doc, grade in items:
+            queries.append(qid)
+            docs.append(doc)
+            values.append(grade)
+    return _from_lists(queries, docs, values, "qrels")
+
+
+def _from_lists(queries: list, docs: list, values: list, what: str) -> Columns:
+    q_raw = np.array(queries, dtype=object)
+    d_raw = np.array(docs, dtype=object)
+    q_kind = _kind(q_raw, "query_id", what)
+    d_kind = _kind(d_raw, "doc_id", what)
+    return Columns(
+        _as_str(q_raw, q_kind),
+        _as_str(d_raw, d_kind),
+        np.asarray(values, dtype=np.float64),
+        q_kind,
+        d_kind,
+    )
+
+
+def check_same_kinds(run: Columns, qrels: Columns) -> None:
+    """``"42"`` and ``42`` never match: refuse such pairs instead of scoring zero overlap."""
+    for attr, column in (("query_kind", "query_id"), ("doc_kind", "doc_id")):
+        a, b = getattr(run, attr), getattr(qrels, attr)
+        if a and b and a != b:
+            raise TypeError(
+                f"{column} is {a} in the run but {b} in the qrels, so no id would ever match. "
+                f"Convert one side first, e.g. frame[{column!r}] = frame[{column!r}].astype(str)"
+            )
