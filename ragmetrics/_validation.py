@@ -124,6 +124,6 @@ def check_id_kinds(retrieved: list, grades: Grades, *, where: str = "") -> None:
     rk, rv = next(iter(right.items()))
     raise TypeError(
         f"{where}retrieved ids are {lk} (e.g. {lv!r}) but relevant ids are {rk} (e.g. {rv!r}); "
-        "they can never match, so every metric would be 0. Convert one side, "
-        "e.g. [str(x) for x in retrieved]."
+        "ids of different kinds are refused, since '42' never equals 42 and every metric "
+        "would silently be 0. Convert one side, e.g. [str(x) for x in retrieved]."
     )

@@ -47,10 +47,10 @@ __all__ = [
 class _Judged:
     """One query after validation: the ranking, the grades and the relevant ids."""
 
-    __slots__ = ("grades", "ranking", "relevant_ids")
+    __slots__ = ("grades", "level", "ranking", "relevant_ids")
 
     def __init__(self, retrieved, relevant, relevance_level, duplicates):
-        level = check_relevance_level(relevance_level)
+        self.level = level = check_relevance_level(relevance_level)
         check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
         self.grades = as_grades(relevant)
         self.ranking = as_ranking(retrieved, duplicates=duplicates)
@@ -69,8 +69,9 @@ def _if_empty(judged: _Judged, empty_relevant: str, *, article_value: float) -> 
         return None
     if empty_relevant == "error":
         raise ValueError(
-            "the golden set has no relevant doc (no grade reaches relevance_level); "
-            "pass empty_relevant='zero', 'article' or 'skip' to score it"
+            f"the golden set {judged.grades!r} has no relevant doc (no grade reaches "
+            f"relevance_level {judged.level!r}); pass empty_relevant='zero', 'article' or "
+            "'skip' to score it"
         )
     return {"zero": 0.0, "article": article_value, "skip": math.nan}[empty_relevant]
 
@@ -294,8 +295,8 @@ def mrr(
             raise TypeError(
                 f"pairs[{i}] must be a (retrieved, relevant) pair, got {pair!r}"
             ) from None
-        scores.append(
-            reciprocal_rank(
+        try:
+            score = reciprocal_rank(
                 retrieved,
                 relevant,
                 k,
@@ -303,7 +304,9 @@ def mrr(
                 empty_relevant=empty_relevant,
                 duplicates=duplicates,
             )
-        )
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"pairs[{i}]: {error}") from None
+        scores.append(score)
     if not scores:
         raise ValueError("mrr needs at least one (retrieved, relevant) pair, got none")
     kept = [s for s in scores if not math.isnan(s)]

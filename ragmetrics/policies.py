@@ -27,7 +27,9 @@ DUPLICATE_POLICIES = ("error", "keep_first")
 
 #: How to score a query whose golden set has no relevant doc (no grade >= relevance_level).
 #:
-#: - ``"zero"``: every metric is 0 and the query counts in the mean (trec_eval).
+#: - ``"zero"``: the query counts in the mean and every metric that divides by the number
+#:   of relevant docs is 0 (trec_eval). nDCG, whose gains are grades, is still computed
+#:   when a doc has a positive grade below ``relevance_level``, as trec_eval does.
 #: - ``"article"``: the source article's code: Recall@k = nDCG@k = 1.0 ("nothing to find, so
 #:   nothing missed"), every other metric 0. The two rules disagree on what a query without
 #:   answers says about a retriever; ``"zero"`` never rewards it.
