@@ -11,8 +11,10 @@ Ids are compared as strings after a check that both sides hold the same kind of 
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -29,6 +31,8 @@ class Columns:
     value: np.ndarray  # float64
     query_kind: str | None
     doc_kind: str | None
+    # Queries given with no rows at all ({"q2": set()} or {"q2": []}): present, but empty.
+    bare_queries: np.ndarray = field(default_factory=lambda: np.array([], dtype=object))
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -115,13 +119,18 @@ def run_columns(run) -> Columns:
             "{query_id: [doc ids in rank order]} or {query_id: {doc_id: score}}; "
             f"got {type(run).__name__}"
         )
-    queries, docs, values = [], [], []
+    queries, docs, values, bare = [], [], [], []
     for qid, ranking in run.items():
         if isinstance(ranking, Mapping):
             for doc, score in ranking.items():
+                if (isinstance(score, bool) or not isinstance(score, numbers.Real)
+                        or math.isnan(score)):
+                    raise TypeError(
+                        f"run[{qid!r}][{doc!r}]: a score must be a number, got {score!r}"
+                    )
                 queries.append(qid)
                 docs.append(doc)
-                values.append(check_grade(score, doc))
+                values.append(float(score))
         elif isinstance(ranking, Iterable) and not isinstance(ranking, (str, bytes)):
             ranking = list(ranking)
             queries.extend([qid] * len(ranking))
@@ -132,7 +141,9 @@ def run_columns(run) -> Columns:
                 f"run[{qid!r}] must be a list of doc ids in rank order or a mapping "
                 f"doc_id -> score, got {ranking!r}"
             )
-    return _from_lists(queries, docs, values, "run")
+        if not ranking:
+            bare.append(qid)
+    return _from_lists(queries, docs, values, bare, "run")
 
 
 def qrels_columns(qrels) -> Columns:
@@ -145,10 +156,13 @@ def qrels_columns(qrels) -> Columns:
             "{query_id: {doc_id: grade}} or {query_id: set of relevant ids}; "
             f"got {type(qrels).__name__}"
         )
-    queries, docs, values = [], [], []
+    queries, docs, values, bare = [], [], [], []
     for qid, judged in qrels.items():
         if isinstance(judged, Mapping):
-            items = [(doc, check_grade(g, doc)) for doc, g in judged.items()]
+            try:
+                items = [(doc, check_grade(g, doc)) for doc, g in judged.items()]
+            except TypeError as error:
+                raise TypeError(f"qrels[{qid!r}]: {error}") from None
         elif isinstance(judged, Iterable) and not isinstance(judged, (str, bytes)):
             items = [(doc, 1.0) for doc in dict.fromkeys(judged)]
         else:
@@ -160,20 +174,24 @@ def qrels_columns(qrels) -> Columns:
             queries.append(qid)
             docs.append(doc)
             values.append(grade)
-    return _from_lists(queries, docs, values, "qrels")
+        if not items:
+            bare.append(qid)
+    return _from_lists(queries, docs, values, bare, "qrels")
 
 
-def _from_lists(queries: list, docs: list, values: list, what: str) -> Columns:
-    q_raw = np.array(queries, dtype=object)
+def _from_lists(queries: list, docs: list, values: list, bare: list, what: str) -> Columns:
+    all_queries = np.array(queries + bare, dtype=object)
     d_raw = np.array(docs, dtype=object)
-    q_kind = _kind(q_raw, "query_id", what)
+    q_kind = _kind(all_queries, "query_id", what)
     d_kind = _kind(d_raw, "doc_id", what)
+    q_str = _as_str(all_queries, q_kind)
     return Columns(
-        _as_str(q_raw, q_kind),
+        q_str[: len(queries)],
         _as_str(d_raw, d_kind),
         np.asarray(values, dtype=np.float64),
         q_kind,
         d_kind,
+        q_str[len(queries) :],
     )
 
 

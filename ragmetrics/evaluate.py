@@ -184,7 +184,10 @@ class _Engine:
         self.conventions = conventions
         level = conventions.relevance_level
 
-        judged, q_codes = np.unique(qrels.query, return_inverse=True)
+        judged, q_codes = np.unique(
+            np.concatenate([qrels.query, qrels.bare_queries]), return_inverse=True
+        )
+        q_codes = q_codes[: len(qrels.query)]
         self.judged = judged
         self.n_queries = n = len(judged)
         _reject_duplicate_judgments(qrels, q_codes)
@@ -193,7 +196,11 @@ class _Engine:
         pos = np.searchsorted(judged, run.query)
         pos_c = np.minimum(pos, max(n - 1, 0))
         known = (pos < n) & (judged[pos_c] == run.query) if n else np.zeros(len(run.query), bool)
-        self.unjudged = tuple(pd.unique(run.query[~known]).tolist())
+        bare = run.bare_queries
+        bare_known = np.isin(bare, judged)
+        self.unjudged = tuple(
+            pd.unique(np.concatenate([run.query[~known], bare[~bare_known]])).tolist()
+        )
         row_q = pos_c[known]
         row_doc = run.doc[known]
         row_score = run.value[known]
@@ -241,6 +248,7 @@ class _Engine:
 
         self.num_rel = np.bincount(q_codes, weights=qrels.value >= level, minlength=n)
         self.in_run = np.bincount(row_q, minlength=n) > 0
+        self.in_run[np.searchsorted(judged, bare[bare_known])] = True  # given, but empty
         self.empty = self.num_rel == 0
         self.missing_from_run = ~self.in_run
 
@@ -257,7 +265,8 @@ class _Engine:
         self.ideal_rank = np.arange(len(self.ideal_q)) - np.repeat(ideal_starts, ideal_counts)
         self._cache: dict = {}
 
-        self.output_order = _natural_key(judged)
+        self.natural_order = _natural_key(judged)
+        self.output_order = self.natural_order
         if conventions.missing_from_run == "skip":
             self.output_order = self.output_order[self.in_run[self.output_order]]
 
@@ -357,7 +366,8 @@ class _Engine:
         return values
 
     def ids(self, mask: np.ndarray) -> tuple:
-        chosen = self.output_order[mask[self.output_order]] if len(self.output_order) else []
+        """The judged query ids where ``mask`` holds, in the output's natural order."""
+        chosen = self.natural_order[mask[self.natural_order]]
         return tuple(self.judged[chosen].tolist())
 
     def index(self, query_kind: str | None) -> pd.Index:
