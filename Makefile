@@ -11,7 +11,9 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 export JUPYTER_PLATFORM_DIRS := 1
-export MPLBACKEND := Agg
+# Notebook kernels must pick matplotlib's inline backend: a backend forced from outside
+# (MPLBACKEND=Agg) would store no figures, and nbval would fail every plot cell.
+unexport MPLBACKEND
 
 .PHONY: help run test lint bench
 
@@ -26,7 +28,7 @@ $(STAMP):
 	touch $(STAMP)
 
 run: $(STAMP) ## Open the notebooks in JupyterLab
-	MPLBACKEND= $(BIN)/jupyter lab $(ALLOW_ROOT) --notebook-dir=. \
+	$(BIN)/jupyter lab $(ALLOW_ROOT) --notebook-dir=. \
 		$(if $(wildcard notebooks/00_index.ipynb),notebooks/00_index.ipynb,)
 
 test: $(STAMP) ## Run every test: lint, unit, doctest, property, oracle, notebooks

@@ -1,0 +1,153 @@
+"""RankingBoard: drag chunks between ranks, toggle relevance, slide k, watch the metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from .. import board as logic
+from .._validation import check_k
+from ..examples import load_example
+
+_HERE = Path(__file__).parent
+
+
+class RankingBoard(anywidget.AnyWidget):
+    """A ranked list of chunks whose order, relevance and cut-off the learner can change.
+
+    Drag a chunk to another rank (or use its up / down / to-top buttons, or Alt+Arrow keys),
+    click a chunk to toggle it relevant (or cycle its grade), move k with the slider, and
+    Recall@k, Precision@k, hit rate, reciprocal rank and nDCG@k update at once, with the
+    arithmetic of nDCG and a small metrics-over-k plot.
+
+    Python holds the state: ``order`` (ids), ``relevance`` (id -> grade, including relevant
+    ids that were not retrieved), ``k``, and ``metrics`` (name -> value, recomputed by
+    ragmetrics on every change).
+
+    Parameters
+    ----------
+    retrieved : list of ids
+        The ranking, best first (str or int ids; shown as text).
+    relevant : set of ids or mapping id -> grade
+        The golden set.
+    k : int, default 10
+        The cut-off.
+    titles : mapping id -> str, optional
+        A title per chunk, shown as plain text (never as HTML).
+    gain : {"linear", "exponential"}, default "linear"
+        nDCG's gain.
+
+    Examples
+    --------
+    >>> board = RankingBoard(["a", "x", "b"], {"a", "b"}, k=2)
+    >>> round(board.metrics["recall"], 3)
+    0.5
+    >>> board.move("b", 2)          # what a drag does
+    >>> board.order, board.metrics["recall"]
+    (['a', 'b', 'x'], 1.0)
+    """
+
+    _esm = _HERE / "board.js"
+    _css = _HERE / "board.css"
+
+    order = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    relevance = traitlets.Dict(value_trait=traitlets.Float(), key_trait=traitlets.Unicode()).tag(
+        sync=True
+    )
+    titles = traitlets.Dict().tag(sync=True)
+    k = traitlets.Int(10).tag(sync=True)
+    max_grade = traitlets.Int(1).tag(sync=True)
+    gain = traitlets.Unicode("linear").tag(sync=True)
+    # Computed in Python on every change; the browser only displays them.
+    metrics = traitlets.Dict().tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, retrieved, relevant, k=10, titles=None, *, gain="linear"):
+        order, relevance, titles = logic.normalise_board_input(retrieved, relevant, titles)
+        k = check_k(k)
+        max_grade = max([1, *(int(g) for g in relevance.values() if g > 0)])
+        super().__init__(
+            order=order,
+            relevance={d: float(g) for d, g in relevance.items()},
+            titles=titles,
+            k=k,
+            max_grade=max_grade,
+            gain=gain,
+        )
+        self._recompute()
+        self.observe(self._recompute, names=["order", "relevance", "k", "gain"])
+        self.on_msg(self._on_message)
+
+    @classmethod
+    def from_example(cls, name: str, k: int | None = None) -> RankingBoard:
+        """Open one of the article's examples: ``"refund_policy"``, ``"cancellation"``,
+        ``"k_tradeoff"`` (or ``"precision_trap"``)."""
+        ex = load_example(name)
+        default_k = {"refund_policy": 5, "cancellation": 10, "k_tradeoff": 10}.get(name, 1)
+        return cls(ex.retrieved, ex.relevant, k=k or default_k, titles=ex.titles)
+
+    # -- validation of what the browser (or Python) sends ------------------------------
+
+    @traitlets.validate("order")
+    def _valid_order(self, proposal):
+        new = list(proposal["value"])
+        if self.order and sorted(new) != sorted(self.order):
+            raise traitlets.TraitError(
+                f"order must be a permutation of the board's chunks {sorted(self.order)!r}, "
+                f"got {new!r}"
+            )
+        return new
+
+    @traitlets.validate("k")
+    def _valid_k(self, proposal):
+        try:
+            return check_k(proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise traitlets.TraitError(str(error)) from None
+
+    # -- what the buttons do, callable from Python (checkpoint cells, tests) -----------
+
+    def move(self, doc_id: str, to_rank: int) -> None:
+        """Move ``doc_id`` to 1-based ``to_rank``, as a drag and drop does."""
+        self.order = logic.move(self.order, str(doc_id), to_rank)
+
+    def toggle(self, doc_id: str) -> None:
+        """Click on a chunk: toggle relevant, or cycle its grade 0 -> 1 -> ... -> max -> 0."""
+        doc_id = str(doc_id)
+        if doc_id not in self.order:
+            raise ValueError(f"{doc_id!r} is not on the board; ids are {self.order!r}")
+        grade = logic.cycle_grade(self.relevance.get(doc_id, 0.0), self.max_grade)
+        self.relevance = {**self.relevance, doc_id: float(grade)}
+
+    def describe(self) -> str:
+        """What the board shows, as text (for checkpoint cells that nbval checks)."""
+        return logic.describe_board(self.order, self.relevance, self.k, self.view)
+
+    # -- wiring -------------------------------------------------------------------------
+
+    def _recompute(self, change=None) -> None:
+        view = logic.board_view(self.order, self.relevance, self.k, gain=self.gain)
+        self.view = view
+        self.metrics = view["metrics"]
+
+    def _on_message(self, _widget, content, _buffers) -> None:
+        if isinstance(content, dict) and content.get("type") == "toggle":
+            self.toggle(content.get("doc_id"))
+
+    def __repr__(self) -> str:
+        relevant = {d: g for d, g in self.relevance.items() if g > 0}
+        return f"RankingBoard(order={self.order!r}, relevant={relevant!r}, k={self.k})"
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):  # (data, metadata)
+            data, metadata = bundle
+        else:
+            data, metadata = bundle, {}
+        if data is not None:
+            data["text/html"] = logic.static_html(
+                self.order, self.relevance, self.k, self.titles, self.view
+            )
+        return data, metadata
