@@ -65,7 +65,7 @@ class Evaluation:
         ):
             if ids:
                 shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
-                lines.append(f"  {len(ids)} queries {label}: {shown}")
+                lines.append(f"  {_count(len(ids))} {label}: {shown}")
         return "\n".join(lines)
 
 
@@ -157,12 +157,18 @@ def _warn_coverage(result: Evaluation) -> None:
     parts = []
     if result.missing_from_run:
         how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
-        parts.append(f"{len(result.missing_from_run)} judged queries are missing from the run ({how})")
+        n = len(result.missing_from_run)
+        parts.append(f"{_count(n, 'judged query', 'judged queries')} missing from the run ({how})")
     if result.missing_from_qrels:
-        parts.append(f"{len(result.missing_from_qrels)} queries of the run have no judgments (left out)")
+        n = len(result.missing_from_qrels)
+        parts.append(f"{_count(n)} of the run without judgments (left out)")
     if parts:
         warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
                       stacklevel=3)
+
+
+def _count(n: int, one: str = "query", many: str = "queries") -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _natural_key(ids: np.ndarray) -> np.ndarray:

@@ -215,7 +215,7 @@ def test_empty_golden_set_error():
 def test_query_missing_from_the_run():
     """Judged query missing from the run, "zero" (default): scored 0 and counted in the mean
     (trec_eval -c); reported in missing_from_run, with a CoverageWarning."""
-    with pytest.warns(CoverageWarning, match="1 judged queries are missing from the run"):
+    with pytest.warns(CoverageWarning, match="1 judged query missing from the run"):
         result = evaluate({"q1": ["a", "x"]}, {"q1": {"a"}, "q2": {"b"}}, ["mrr", "recall@2"])
     assert result.per_query.loc["q2"].to_dict() == {"mrr": 0.0, "recall@2": 0.0}
     assert result.summary.to_dict() == {"mrr": (1 + 0) / 2, "recall@2": (1 + 0) / 2}
@@ -225,7 +225,7 @@ def test_query_missing_from_the_run():
 def test_query_missing_from_the_run_skip():
     """Judged query missing from the run, "skip": left out of the mean (trec_eval without
     -c); still reported in missing_from_run, with a CoverageWarning."""
-    with pytest.warns(CoverageWarning, match="1 judged queries are missing from the run"):
+    with pytest.warns(CoverageWarning, match="1 judged query missing from the run"):
         result = evaluate({"q1": ["a", "x"]}, {"q1": {"a"}, "q2": {"b"}}, ["mrr", "recall@2"],
                           missing_from_run="skip")
     assert list(result.per_query.index) == ["q1"]
@@ -237,7 +237,7 @@ def test_query_missing_from_the_qrels():
     """Query in the run but not judged: left out (nothing to score it against), reported in
     missing_from_qrels, with a CoverageWarning."""
     run = {"q1": ["a", "x"], "q5": ["x", "a"]}
-    with pytest.warns(CoverageWarning, match="1 queries of the run have no judgments"):
+    with pytest.warns(CoverageWarning, match="1 query of the run without judgments"):
         result = evaluate(run, {"q1": {"a"}}, ["mrr"])
     assert list(result.per_query.index) == ["q1"]
     assert result.summary["mrr"] == 1.0  # q5 is not a 0 in the mean

@@ -539,8 +539,8 @@ def test_coverage_warning_names_both_gaps():
         evaluate({"q1": ["a"], "q5": ["a"]}, {"q1": {"a"}, "q9": {"a"}}, ["mrr"])
     assert len(record) == 1
     message = str(record[0].message)
-    assert "1 judged queries are missing from the run (scored 0)" in message
-    assert "1 queries of the run have no judgments (left out)" in message
+    assert "1 judged query missing from the run (scored 0)" in message
+    assert "1 query of the run without judgments (left out)" in message
 
 
 @pytest.mark.parametrize(
@@ -574,8 +574,8 @@ def test_repr_shows_the_means_and_the_gaps():
     assert "Evaluation over 3 queries" in text
     assert re.search(r"recall@2\s+0\.5000", text)
     assert re.search(r"mrr\s+0\.5000", text)
-    assert "1 queries missing from the run: q9" in text
-    assert "1 queries missing from the qrels (left out): q5" in text
+    assert "1 query missing from the run: q9" in text
+    assert "1 query missing from the qrels (left out): q5" in text
 
 
 def test_result_records_its_conventions():
