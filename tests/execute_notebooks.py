@@ -5,10 +5,16 @@ Usage: ``.venv/bin/python tests/execute_notebooks.py notebooks/*.ipynb``
 Runs each notebook top to bottom in a fresh kernel from its own folder (as nbval does),
 without per-cell timestamps, and drops stored widget state, so two runs give the same
 file. Review the diff like code: a changed number is a changed lesson.
+
+The kernel gets matplotlib's inline backend even when ``MPLBACKEND`` is set (``make``
+exports ``MPLBACKEND=Agg``): under Agg, ``plt.show()`` stores no figure and warns on
+stderr. The exit status is 1 when a cell wrote to stderr (a warning, say), because nbval
+would then compare that text too; tests/test_notebook_hygiene.py rejects it.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -16,9 +22,21 @@ import nbformat
 from nbclient import NotebookClient
 
 
-def execute(path: Path) -> None:
+def _warm_font_cache() -> None:
+    # matplotlib prints "building the font cache" to stderr if that takes over 5 s;
+    # build it here, outside any stored cell.
+    import matplotlib.font_manager  # noqa: F401
+
+
+def execute(path: Path) -> list[str]:
+    """Execute ``path`` in place; return a description of every stderr output."""
+    os.environ.pop("MPLBACKEND", None)
     nb = nbformat.read(path, as_version=4)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     NotebookClient(
         nb,
         kernel_name="python3",
@@ -27,12 +45,24 @@ def execute(path: Path) -> None:
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     nb.metadata.pop("widgets", None)
+    problems = []
+    code_cells = [cell for cell in nb.cells if cell.cell_type == "code"]
+    for i, cell in enumerate(code_cells):
+        for out in cell.outputs:
+            if out.output_type == "stream" and out.name == "stderr":
+                problems.append(f"{path}: code cell {i} wrote to stderr: {out.text[:300]!r}")
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
     nbformat.write(nb, path)
+    return problems
 
 
 if __name__ == "__main__":
+    _warm_font_cache()
+    problems = []
     for name in sys.argv[1:]:
         print(f"executing {name}", flush=True)
-        execute(Path(name))
+        problems += execute(Path(name))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    sys.exit(1 if problems else 0)
