@@ -1,0 +1,349 @@
+"""metrics_over_k and ndcg_table equal the per-query functions, to the last bit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragmetrics.curves import metrics_over_k, ndcg_table
+from ragmetrics.examples import example_names, load_example
+from ragmetrics.metrics import (
+    average_precision,
+    dcg_at_k,
+    hit_rate_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+    reciprocal_rank,
+)
+from ragmetrics.registry import METRICS
+
+ALL_METRICS = tuple(METRICS)
+
+
+def per_query(name, retrieved, relevant, k, **options):
+    """The per-query function for column ``name`` at cut-off ``k``."""
+    gain = options.pop("gain", "linear")
+    if name == "ndcg":
+        return ndcg_at_k(retrieved, relevant, k, gain=gain, **options)
+    function = {
+        "recall": recall_at_k,
+        "precision": precision_at_k,
+        "hit_rate": hit_rate_at_k,
+        "mrr": reciprocal_rank,
+        "map": average_precision,
+    }.get(name)
+    if function is None:
+        assert name == "r_precision"
+        return r_precision(retrieved, relevant, **options)
+    return function(retrieved, relevant, k, **options)
+
+
+def assert_equals_per_query(curves, retrieved, relevant, **options):
+    """Every cell equals the per-query function exactly (NaN matches NaN)."""
+    for k in curves.index:
+        for name in curves.columns:
+            expected = per_query(name, retrieved, relevant, int(k), **options)
+            got = curves.loc[k, name]
+            assert (got == expected) or (math.isnan(got) and math.isnan(expected)), (
+                f"{name}@{k}: curves give {got!r}, the per-query function {expected!r}"
+            )
+
+
+# -- metrics_over_k: values --------------------------------------------------------
+
+
+def test_refund_policy_numbers():
+    ex = load_example("refund_policy")  # relevant at ranks 1, 3, 5
+    curves = metrics_over_k(ex.retrieved, ex.relevant, range(1, 6), metrics=ALL_METRICS)
+    assert curves["recall"].tolist() == [1 / 3, 1 / 3, 2 / 3, 2 / 3, 1.0]
+    assert curves["precision"].tolist() == [1.0, 0.5, 2 / 3, 0.5, 0.6]
+    assert curves["hit_rate"].tolist() == [1.0] * 5
+    assert curves["mrr"].tolist() == [1.0] * 5
+    assert curves["ndcg"].round(4).tolist() == [1.0, 0.6131, 0.7039, 0.7039, 0.8855]
+    assert curves["map"].round(4).tolist() == [0.3333, 0.3333, 0.5556, 0.5556, 0.7556]
+    assert curves["r_precision"].tolist() == [2 / 3] * 5
+
+
+def test_k_tradeoff_numbers():
+    # The article: relevant at ranks 1, 2, 9, 10 and 23 of 25.
+    ex = load_example("k_tradeoff")
+    curves = metrics_over_k(ex.retrieved, ex.relevant, [3, 5, 10, 25])
+    assert curves["recall"].tolist() == [0.4, 0.4, 0.8, 1.0]
+    assert curves["precision"].tolist() == [2 / 3, 0.4, 0.4, 0.2]
+
+
+@pytest.mark.parametrize("name", example_names())
+@pytest.mark.parametrize("empty_relevant", ["zero", "article", "skip"])
+def test_article_examples_equal_per_query_functions(name, empty_relevant):
+    ex = load_example(name)
+    ks = range(1, len(ex.retrieved) + 6)  # past the end of the ranking too
+    for gain in ("linear", "exponential"):
+        curves = metrics_over_k(
+            ex.retrieved, ex.relevant, ks, metrics=ALL_METRICS, gain=gain,
+            empty_relevant=empty_relevant,
+        )
+        assert_equals_per_query(
+            curves, ex.retrieved, ex.relevant, gain=gain, empty_relevant=empty_relevant
+        )
+
+
+doc_ids = st.integers(min_value=0, max_value=14)
+grades = st.sampled_from([-1, 0, 0.5, 1, 1, 2, 3])
+
+
+@st.composite
+def queries(draw):
+    retrieved = draw(st.lists(doc_ids, unique=True, max_size=12))
+    graded = draw(st.booleans())
+    if graded:
+        relevant = draw(st.dictionaries(doc_ids, grades, max_size=8))
+    else:
+        relevant = draw(st.sets(doc_ids, max_size=8))
+    ks = draw(st.lists(st.integers(min_value=1, max_value=16), unique=True, min_size=1,
+                       max_size=6))
+    options = {
+        "gain": draw(st.sampled_from(["linear", "exponential"])),
+        "relevance_level": draw(st.sampled_from([1, 2, 0.5])),
+        "empty_relevant": draw(st.sampled_from(["zero", "article", "skip"])),
+    }
+    return retrieved, relevant, ks, options
+
+
+@settings(max_examples=100, deadline=None)
+@given(queries())
+def test_random_queries_equal_per_query_functions(query):
+    retrieved, relevant, ks, options = query
+    curves = metrics_over_k(retrieved, relevant, ks, metrics=ALL_METRICS, **options)
+    assert curves.index.tolist() == ks
+    assert_equals_per_query(curves, retrieved, relevant, **options)
+
+
+def test_r_precision_sees_past_the_largest_k():
+    # R = 4 relevant docs; the 4th rank holds one, beyond the largest k = 2.
+    curves = metrics_over_k(["a", "x", "y", "b"], {"a", "b", "c", "d"}, [1, 2],
+                            metrics=["r_precision"])
+    assert curves["r_precision"].tolist() == [0.5, 0.5]
+
+
+def test_ndcg_counts_gains_below_relevance_level():
+    # Grade 1 is not relevant at level 2, yet it gains in nDCG (as trec_eval does).
+    curves = metrics_over_k(["a", "b"], {"a": 1, "b": 2}, [1, 2], metrics=["recall", "ndcg"],
+                            relevance_level=2)
+    assert curves["recall"].tolist() == [0.0, 1.0]
+    assert curves["ndcg"].tolist() == [
+        ndcg_at_k(["a", "b"], {"a": 1, "b": 2}, k, relevance_level=2) for k in (1, 2)
+    ]
+    assert 0 < curves.loc[1, "ndcg"] < 1
+
+
+def test_empty_golden_set_follows_the_policy():
+    kw = {"metrics": ["recall", "precision", "ndcg"]}
+    assert metrics_over_k(["a"], set(), [1, 2], **kw).to_numpy().tolist() == [[0, 0, 0]] * 2
+    article = metrics_over_k(["a"], set(), [1, 2], empty_relevant="article", **kw)
+    assert article.to_numpy().tolist() == [[1.0, 0.0, 1.0]] * 2
+    assert metrics_over_k(["a"], set(), [1], empty_relevant="skip", **kw).isna().all(axis=None)
+    with pytest.raises(ValueError, match="no relevant doc"):
+        metrics_over_k(["a"], set(), [1], empty_relevant="error")
+
+
+def test_no_hit_gives_zero_reciprocal_rank_and_ap():
+    curves = metrics_over_k(["x", "y"], {"a"}, [1, 5], metrics=["mrr", "map", "hit_rate"])
+    assert curves.to_numpy().tolist() == [[0.0, 0.0, 0.0]] * 2
+
+
+def test_empty_ranking_scores_zero():
+    curves = metrics_over_k([], {"a": 2}, [1, 3], metrics=ALL_METRICS)
+    assert (curves.to_numpy() == 0).all()
+
+
+def test_duplicates_policy_is_applied():
+    with pytest.raises(ValueError, match="'a' appears more than once"):
+        metrics_over_k(["a", "a"], {"a"}, [1])
+    curves = metrics_over_k(["a", "a", "b"], {"a", "b"}, [2], duplicates="keep_first",
+                            metrics=["recall"])
+    assert curves.loc[2, "recall"] == 1.0
+
+
+# -- metrics_over_k: shape -----------------------------------------------------------
+
+
+def test_frame_shape_index_and_columns():
+    curves = metrics_over_k(["a", "b"], {"b"}, [10, 1, 5], metrics=["ndcg", "recall"])
+    assert curves.index.name == "k"
+    assert curves.index.dtype == np.int64
+    assert curves.index.tolist() == [10, 1, 5]  # the order given
+    assert curves.columns.tolist() == ["ndcg", "recall"]
+    assert (curves.dtypes == np.float64).all()
+
+
+def test_default_metrics_and_a_single_name():
+    assert metrics_over_k(["a"], {"a"}, [1]).columns.tolist() == [
+        "recall", "precision", "hit_rate", "mrr", "ndcg"
+    ]
+    assert metrics_over_k(["a"], {"a"}, [1], metrics="mrr").columns.tolist() == ["mrr"]
+
+
+def test_descending_range_keeps_its_order():
+    curves = metrics_over_k(["a", "b"], {"b"}, range(3, 0, -1), metrics=["recall"])
+    assert curves["recall"].to_dict() == {3: 1.0, 2: 1.0, 1: 0.0}
+
+
+def test_accepts_numpy_ints_and_generators():
+    curves = metrics_over_k(["a", "b"], {"b"}, (np.int64(k) for k in (1, 2)))
+    assert curves.index.tolist() == [1, 2]
+    assert curves["recall"].tolist() == [0.0, 1.0]
+
+
+def test_renaming_one_frame_leaves_the_next_alone():
+    # The k and column Indexes are cached; each frame must get its own.
+    first = metrics_over_k(["a"], {"a"}, range(1, 4))
+    first.index.name = "cutoff"
+    first.columns.name = "metric"
+    second = metrics_over_k(["a"], {"a"}, range(1, 4))
+    assert second.index.name == "k"
+    assert second.columns.name is None
+
+
+# -- metrics_over_k: validation ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ks", "error", "message"),
+    [
+        (10, TypeError, r"ks must be an iterable of positive ints such as range\(1, 11\), got 10"),
+        ("123", TypeError, "got '123'"),
+        ([], ValueError, "at least one cut-off"),
+        (range(1, 1), ValueError, "at least one cut-off"),
+        ([3, 0], ValueError, "got 0"),
+        (range(5), ValueError, "got 0"),
+        (range(5, -1, -1), ValueError, "got 0"),
+        ([2.5], TypeError, r"got 2\.5"),
+        ([True], TypeError, "got True"),
+        ([1, 2, 1], ValueError, "1 appears more than once"),
+    ],
+)
+def test_bad_ks_are_named(ks, error, message):
+    with pytest.raises(error, match=message):
+        metrics_over_k(["a"], {"a"}, ks)
+
+
+@pytest.mark.parametrize(
+    ("metrics", "message"),
+    [
+        (["recal"], "unknown metric 'recal'"),
+        (["recall@10"], "without '@k'"),
+        ([], "at least one"),
+        (["mrr", "mrr"], "'mrr' is requested twice"),
+    ],
+)
+def test_bad_metric_names_are_named(metrics, message):
+    with pytest.raises(ValueError, match=message):
+        metrics_over_k(["a"], {"a"}, [1], metrics=metrics)
+
+
+def test_bad_options_are_named():
+    with pytest.raises(ValueError, match=r"gain must be one of .* got 'log'"):
+        metrics_over_k(["a"], {"a"}, [1], gain="log")
+    with pytest.raises(ValueError, match=r"empty_relevant must be one of .* got 'nan'"):
+        metrics_over_k(["a"], {"a"}, [1], empty_relevant="nan")
+    with pytest.raises(ValueError, match="relevance_level must be > 0"):
+        metrics_over_k(["a"], {"a"}, [1], relevance_level=0)
+    with pytest.raises(TypeError, match="retrieved must be a list of ids"):
+        metrics_over_k("abc", {"a"}, [1])
+    with pytest.raises(TypeError, match=r"retrieved ids are int .* relevant ids are str"):
+        metrics_over_k([1, 2], {"1"}, [1])
+
+
+# -- ndcg_table ----------------------------------------------------------------------
+
+
+def test_refund_policy_table():
+    ex = load_example("refund_policy")
+    table = ndcg_table(ex.retrieved, ex.relevant, 5)
+    assert table.index.name == "rank"
+    assert table.index.tolist() == [1, 2, 3, 4, 5]
+    assert table.columns.tolist() == [
+        "doc_id", "grade", "gain", "discount", "discounted_gain", "ideal_gain",
+        "ideal_discounted_gain",
+    ]
+    assert table["doc_id"].tolist() == ex.retrieved
+    assert table["gain"].tolist() == [1.0, 0.0, 1.0, 0.0, 1.0]
+    assert table["discount"].tolist() == [math.log2(r + 1) for r in range(1, 6)]
+    assert table["ideal_gain"].tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+    assert round(table.attrs["dcg"], 4) == 1.8869
+    assert round(table.attrs["idcg"], 4) == 2.1309
+    assert round(table.attrs["ndcg"], 4) == 0.8855
+    assert table.attrs["dcg"] == dcg_at_k(ex.retrieved, ex.relevant, 5)
+    assert table.attrs["ndcg"] == ndcg_at_k(ex.retrieved, ex.relevant, 5)
+    assert table.attrs["dcg"] == math.fsum(table["discounted_gain"])
+    assert table.attrs["idcg"] == math.fsum(table["ideal_discounted_gain"])
+
+
+def test_ideal_uses_every_judged_doc_and_pads_short_rankings():
+    # "z" (grade 3) was never retrieved; the ranking is shorter than k.
+    table = ndcg_table(["a", "b"], {"a": 1, "z": 3}, 4, gain="exponential")
+    assert table["doc_id"].tolist() == ["a", "b", None, None]
+    assert table["grade"].tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert table["gain"].tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert table["ideal_gain"].tolist() == [7.0, 1.0, 0.0, 0.0]
+    assert table.attrs["idcg"] == 7.0 + 1.0 / math.log2(3)
+    assert table.attrs["ndcg"] == ndcg_at_k(["a", "b"], {"a": 1, "z": 3}, 4, gain="exponential")
+
+
+def test_negative_grades_gain_nothing():
+    table = ndcg_table(["bad", "a"], {"bad": -1, "a": 2}, 2)
+    assert table["grade"].tolist() == [-1.0, 2.0]
+    assert table["gain"].tolist() == [0.0, 2.0]
+    assert table["ideal_gain"].tolist() == [2.0, 0.0]
+
+
+def test_no_gain_anywhere_scores_zero():
+    table = ndcg_table(["a"], {"b": 0}, 2)
+    assert table.attrs == {"dcg": 0.0, "idcg": 0.0, "ndcg": 0.0}
+
+
+@settings(max_examples=100, deadline=None)
+@given(queries())
+def test_random_tables_sum_to_dcg_and_ndcg(query):
+    retrieved, relevant, ks, options = query
+    k, gain = max(ks), options["gain"]
+    table = ndcg_table(retrieved, relevant, k, gain=gain)
+    assert len(table) == k
+    assert table.attrs["dcg"] == dcg_at_k(retrieved, relevant, k, gain=gain)
+    assert table.attrs["ndcg"] == ndcg_at_k(retrieved, relevant, k, gain=gain)
+    assert (table["discounted_gain"] == table["gain"] / table["discount"]).all()
+    assert (table["ideal_gain"].diff().dropna() <= 0).all()  # the ideal is best first
+
+
+def test_ndcg_table_validation():
+    with pytest.raises(ValueError, match=r"k must be a positive int .* got 0"):
+        ndcg_table(["a"], {"a"}, 0)
+    with pytest.raises(ValueError, match=r"gain must be one of .* got 'square'"):
+        ndcg_table(["a"], {"a"}, 1, gain="square")
+    with pytest.raises(ValueError, match="'a' appears more than once"):
+        ndcg_table(["a", "a"], {"a"}, 1)
+
+
+def test_table_is_a_plain_frame():
+    table = ndcg_table(["a", "b"], {"b"}, 3)
+    assert isinstance(table, pd.DataFrame)
+    assert table["doc_id"].dtype == object
+    assert table.loc[3, "doc_id"] is None
+
+
+def test_cut_offs_past_the_cached_discounts_agree():
+    # Discounts are precomputed for ranks 1..1024; deeper ranks are computed on the spot.
+    ranking = list(range(1100))
+    relevant = {3: 2, 1050: 1, 5000: 3}
+    curves = metrics_over_k(ranking, relevant, [1024, 1100], metrics=["ndcg"])
+    assert curves["ndcg"].tolist() == [ndcg_at_k(ranking, relevant, k) for k in (1024, 1100)]
+    table = ndcg_table(ranking, relevant, 1100)
+    assert table.loc[1100, "discount"] == math.log2(1101)
+    assert table.attrs["dcg"] == dcg_at_k(ranking, relevant, 1100)
