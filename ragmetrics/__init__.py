@@ -6,6 +6,7 @@ libraries disagree is a named policy (:mod:`ragmetrics.policies`).
 """
 
 from .evaluate import CoverageWarning, Evaluation, evaluate
+from .io import FormatError, read_golden, read_results, read_trec_qrels, read_trec_run
 from .metrics import (
     average_precision,
     dcg_at_k,
@@ -27,6 +28,7 @@ __all__ = [
     "Conventions",
     "CoverageWarning",
     "Evaluation",
+    "FormatError",
     "MetricInfo",
     "MetricSpec",
     "average_precision",
@@ -38,6 +40,10 @@ __all__ = [
     "parse_metric",
     "precision_at_k",
     "r_precision",
+    "read_golden",
+    "read_results",
+    "read_trec_qrels",
+    "read_trec_run",
     "recall_at_k",
     "reciprocal_rank",
 ]

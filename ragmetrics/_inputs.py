@@ -24,15 +24,20 @@ from ._validation import check_grade
 
 @dataclass
 class Columns:
-    """Flat, row-aligned columns: ``value`` is the score (run) or the grade (qrels)."""
+    """Row-aligned columns: ``value`` is the score (run) or the grade (qrels).
 
-    query: np.ndarray  # object array of str
-    doc: np.ndarray  # object array of str
+    Ids keep their own kind (all str or all int) and container (a pandas Series, so Arrow
+    strings stay in Arrow): the engine hashes them where it needs to, and never converts
+    millions of ids to Python strings.
+    """
+
+    query: pd.Series
+    doc: pd.Series
     value: np.ndarray  # float64
     query_kind: str | None
     doc_kind: str | None
     # Queries given with no rows at all ({"q2": set()} or {"q2": []}): present, but empty.
-    bare_queries: np.ndarray = field(default_factory=lambda: np.array([], dtype=object))
+    bare_queries: list = field(default_factory=list)
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -41,16 +46,19 @@ def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "")
         raise ValueError(f"{what} has no column {column!r}{hint} (columns: {have})")
 
 
-def _kind(values, column: str, what: str) -> str | None:
+def _kind(values: pd.Series, column: str, what: str) -> str | None:
     """'str' or 'int' for a column of ids; anything else is an error naming an example."""
+    dtype = values.dtype
+    if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        return "int" if len(values) else None
+    if dtype != object and pd.api.types.is_string_dtype(dtype):
+        return "str" if len(values) else None
     kind = pd.api.types.infer_dtype(values, skipna=False)
     if kind in ("string", "integer"):
         return "str" if kind == "string" else "int"
     if kind == "empty":
         return None
-    sample = next(
-        (v for v in values if not isinstance(v, str) and not _is_int(v)), values[0]
-    )
+    sample = next((v for v in values if not isinstance(v, str) and not _is_int(v)), values.iloc[0])
     raise TypeError(
         f"{what} column {column!r} must hold ids that are all str or all int; "
         f"found {sample!r} ({type(sample).__name__})"
@@ -61,29 +69,22 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
-def _as_str(values, kind: str | None) -> np.ndarray:
-    array = np.asarray(values, dtype=object)
-    if kind == "int":
-        return np.array([str(int(v)) for v in array], dtype=object)
-    return array
-
-
-def _numbers(values, column: str, what: str, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: pd.Series):
     try:
-        out = pd.to_numeric(pd.Series(values, copy=False), errors="raise").to_numpy(np.float64)
+        out = pd.to_numeric(values, errors="raise").to_numpy(np.float64)
     except (TypeError, ValueError):
-        series = pd.Series(values, copy=False)
-        bad = pd.to_numeric(series, errors="coerce").isna() & series.notna()
+        bad = pd.to_numeric(values, errors="coerce").isna() & values.notna()
         i = int(np.flatnonzero(bad.to_numpy())[0]) if bad.any() else 0
         raise TypeError(
-            f"{what} column {column!r} must be numeric; query {query[i]!r}, doc {doc[i]!r} "
-            f"has {series.iloc[i]!r}"
+            f"{what} column {column!r} must be numeric; query {query.iloc[i]!r}, "
+            f"doc {doc.iloc[i]!r} has {values.iloc[i]!r}"
         ) from None
     nan = np.isnan(out)
     if nan.any():
         i = int(np.flatnonzero(nan)[0])
         raise ValueError(
-            f"{what} column {column!r} is missing a value for query {query[i]!r}, doc {doc[i]!r}"
+            f"{what} column {column!r} is missing a value for query {query.iloc[i]!r}, "
+            f"doc {doc.iloc[i]!r}"
         )
     return out
 
@@ -95,15 +96,16 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str) 
     if value_column is None:
         hint = " (or " + " or ".join(repr(c) for c in value_columns[1:]) + ")"
         _missing_column(frame, value_columns[0], what, hint if len(value_columns) > 1 else "")
-    for column in ("query_id", "doc_id"):
-        if frame[column].isna().any():
-            i = int(np.flatnonzero(frame[column].isna().to_numpy())[0])
+    query = frame["query_id"].reset_index(drop=True)
+    doc = frame["doc_id"].reset_index(drop=True)
+    for column, ids in (("query_id", query), ("doc_id", doc)):
+        missing = ids.isna().to_numpy()
+        if missing.any():
+            i = int(np.flatnonzero(missing)[0])
             raise ValueError(f"{what} column {column!r} has a missing id in row {i}")
-    q_raw, d_raw = frame["query_id"].to_numpy(object), frame["doc_id"].to_numpy(object)
-    q_kind = _kind(q_raw, "query_id", what)
-    d_kind = _kind(d_raw, "doc_id", what)
-    query, doc = _as_str(q_raw, q_kind), _as_str(d_raw, d_kind)
-    value = _numbers(frame[value_column].to_numpy(), value_column, what, query, doc)
+    q_kind = _kind(query, "query_id", what)
+    d_kind = _kind(doc, "doc_id", what)
+    value = _numbers(frame[value_column].reset_index(drop=True), value_column, what, query, doc)
     if value_column == "rank":
         value = -value  # rank 1 is best: sort by -rank as by a score
     return Columns(query, doc, value, q_kind, d_kind)
@@ -180,19 +182,11 @@ def qrels_columns(qrels) -> Columns:
 
 
 def _from_lists(queries: list, docs: list, values: list, bare: list, what: str) -> Columns:
-    all_queries = np.array(queries + bare, dtype=object)
-    d_raw = np.array(docs, dtype=object)
-    q_kind = _kind(all_queries, "query_id", what)
-    d_kind = _kind(d_raw, "doc_id", what)
-    q_str = _as_str(all_queries, q_kind)
-    return Columns(
-        q_str[: len(queries)],
-        _as_str(d_raw, d_kind),
-        np.asarray(values, dtype=np.float64),
-        q_kind,
-        d_kind,
-        q_str[len(queries) :],
-    )
+    query = pd.Series(queries, dtype=object)
+    doc = pd.Series(docs, dtype=object)
+    q_kind = _kind(pd.Series(queries + bare, dtype=object), "query_id", what)
+    d_kind = _kind(doc, "doc_id", what)
+    return Columns(query, doc, np.asarray(values, dtype=np.float64), q_kind, d_kind, bare)
 
 
 def check_same_kinds(run: Columns, qrels: Columns) -> None:

@@ -190,61 +190,93 @@ class _Engine:
         self.conventions = conventions
         level = conventions.relevance_level
 
-        judged, q_codes = np.unique(
-            np.concatenate([qrels.query, qrels.bare_queries]), return_inverse=True
-        )
-        q_codes = q_codes[: len(qrels.query)]
+        # Judged queries, numbered 0..Q-1. Ids are hashed (pd.factorize), never sorted as
+        # Python objects row by row; only the Q distinct ids are sorted, for the output.
+        q_codes, judged = pd.factorize(qrels.query)
+        seen = set(judged)
+        bare = [q for q in dict.fromkeys(qrels.bare_queries) if q not in seen]
+        judged = np.asarray([*np.asarray(judged, dtype=object), *bare], dtype=object)
         self.judged = judged
         self.n_queries = n = len(judged)
+        judged_index = pd.Index(judged, dtype=object)
+
+        # Run rows of judged queries; the rest are reported and left out.
+        run_q_codes, run_queries = pd.factorize(run.query)
+        run_queries = np.asarray(run_queries, dtype=object)
+        to_judged = judged_index.get_indexer(run_queries)
+        judged_set = set(judged)
+        self.unjudged = tuple(
+            dict.fromkeys(
+                [*run_queries[to_judged < 0], *(q for q in run.bare_queries if q not in judged_set)]
+            )
+        )
+        rows = np.flatnonzero(to_judged[run_q_codes] >= 0) if len(run_q_codes) else run_q_codes
+        row_block = run_q_codes[rows]  # first-appearance code: contiguous blocks if sorted
+        row_q = to_judged[row_block]
+        row_score = run.value[rows]
+
+        # Doc codes shared by run and qrels: hash the run's docs once, look the judged ones up.
+        doc_codes, doc_ids = pd.factorize(run.doc.iloc[rows] if len(rows) != len(run.doc)
+                                          else run.doc)
+        doc_ids = pd.Index(doc_ids)
+        n_docs = len(doc_ids) + 1
+        qrels_doc = doc_ids.get_indexer(qrels.doc)  # -1: judged but never retrieved
         _reject_duplicate_judgments(qrels, q_codes)
 
-        # Query codes of run rows; rows of unjudged queries are left out.
-        pos = np.searchsorted(judged, run.query)
-        pos_c = np.minimum(pos, max(n - 1, 0))
-        known = (pos < n) & (judged[pos_c] == run.query) if n else np.zeros(len(run.query), bool)
-        bare = run.bare_queries
-        bare_known = np.isin(bare, judged)
-        self.unjudged = tuple(
-            pd.unique(np.concatenate([run.query[~known], bare[~bare_known]])).tolist()
+        # Rank: within each query, score descending; ties by the tie rule (below).
+        if _is_ranked(row_block, row_score):
+            order = np.arange(len(rows))  # already in rank order: the common case, O(n)
+        else:
+            order = np.lexsort((-row_score, row_block))
+        row_q, row_score, doc_codes, row_block = (
+            row_q[order], row_score[order], doc_codes[order], row_block[order]
         )
-        row_q = pos_c[known]
-        row_doc = run.doc[known]
-        row_score = run.value[known]
-        row_input = np.flatnonzero(known)
+        run_key = row_q.astype(np.int64) * n_docs + doc_codes
+        self.run_order = order
 
-        # Doc codes in string order, shared by run and qrels, so a code comparison is a
-        # string comparison (trec_eval's tie-break) and (query, doc) packs into one int.
-        doc_codes, _docs = pd.factorize(np.concatenate([row_doc, qrels.doc]), sort=True)
-        n_docs = max(len(_docs), 1)
-        run_key = row_q.astype(np.int64) * n_docs + doc_codes[: len(row_doc)]
-        qrels_key = q_codes.astype(np.int64) * n_docs + doc_codes[len(row_doc) :]
+        # Grade of each ranked row: a sorted-key lookup into the judgments.
+        known = qrels_doc >= 0
+        qrels_key = q_codes[known].astype(np.int64) * n_docs + qrels_doc[known]
+        key_order = np.argsort(qrels_key, kind="stable")
+        keys_sorted, grades_sorted = qrels_key[key_order], qrels.value[known][key_order]
+        row_grade = np.zeros(len(run_key))
+        if len(keys_sorted):
+            at = np.minimum(np.searchsorted(keys_sorted, run_key), len(keys_sorted) - 1)
+            hit = keys_sorted[at] == run_key
+            row_grade[hit] = grades_sorted[at[hit]]
 
-        # Grade of each run row: a sorted-key lookup (unjudged docs have grade 0).
-        order = np.argsort(qrels_key, kind="stable")
-        keys_sorted, grades_sorted = qrels_key[order], qrels.value[order]
-        at = np.searchsorted(keys_sorted, run_key)
-        at_c = np.minimum(at, max(len(keys_sorted) - 1, 0))
-        hit = (at < len(keys_sorted)) & (keys_sorted[at_c] == run_key) if len(keys_sorted) else (
-            np.zeros(len(run_key), bool)
-        )
-        row_grade = np.where(hit, grades_sorted[at_c] if len(keys_sorted) else 0.0, 0.0)
+        # Ties: reorder only the runs of equal scores within a query.
+        tied = _tie_runs(row_block, row_score)
+        if tied is not None and conventions.ties != "input_order":
+            starts, lengths = tied
+            members = np.repeat(starts, lengths) + _ranks_within(lengths)
+            group = np.repeat(np.arange(len(starts)), lengths)
+            if conventions.ties == "trec_eval":
+                # Doc id descending as strings: sort the tied ids only, as Python strings.
+                texts = np.asarray([str(d) for d in doc_ids[doc_codes[members]]], dtype=object)
+                text_rank = np.empty(len(texts), np.int64)
+                text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
+                secondary = -text_rank
+            else:
+                secondary = -row_grade[members] if conventions.ties == "optimistic" else (
+                    row_grade[members]
+                )
+            reordered = members[np.lexsort((secondary, group))]
+            perm = np.arange(len(run_key))
+            perm[members] = reordered
+            row_q, row_grade, run_key, doc_codes = (
+                row_q[perm], row_grade[perm], run_key[perm], doc_codes[perm]
+            )
+            row_block = row_block[perm]
 
-        # Rank: query, then score descending, then the tie rule.
-        tie_key = {
-            "trec_eval": -doc_codes[: len(row_doc)],
-            "input_order": row_input,
-            "optimistic": -row_grade,
-            "pessimistic": row_grade,
-        }[conventions.ties]
-        ranked = np.lexsort((tie_key, -row_score, row_q))
-        row_q, row_grade, run_key = row_q[ranked], row_grade[ranked], run_key[ranked]
-        row_doc = row_doc[ranked]
-        keep = self._apply_duplicate_policy(run_key, row_q, row_doc)
+        keep = self._apply_duplicate_policy(run_key, row_q, doc_codes, doc_ids)
         if keep is not None:
-            row_q, row_grade = row_q[keep], row_grade[keep]
+            row_q, row_grade, row_block = row_q[keep], row_grade[keep], row_block[keep]
 
-        starts = np.flatnonzero(np.r_[True, row_q[1:] != row_q[:-1]]) if len(row_q) else row_q
+        starts = np.flatnonzero(np.r_[True, row_block[1:] != row_block[:-1]]) if len(
+            row_block) else row_block
         counts = np.diff(np.r_[starts, len(row_q)])
+        self.row_starts = starts
         self.row_q = row_q
         self.row_rank = np.arange(len(row_q)) - np.repeat(starts, counts)  # 0-based
         self.row_grade = row_grade
@@ -254,7 +286,8 @@ class _Engine:
 
         self.num_rel = np.bincount(q_codes, weights=qrels.value >= level, minlength=n)
         self.in_run = np.bincount(row_q, minlength=n) > 0
-        self.in_run[np.searchsorted(judged, bare[bare_known])] = True  # given, but empty
+        bare_in_run = judged_index.get_indexer(pd.Index(list(run.bare_queries), dtype=object))
+        self.in_run[bare_in_run[bare_in_run >= 0]] = True  # given, but empty
         self.empty = self.num_rel == 0
         self.missing_from_run = ~self.in_run
 
@@ -276,17 +309,18 @@ class _Engine:
         if conventions.missing_from_run == "skip":
             self.output_order = self.output_order[self.in_run[self.output_order]]
 
-    def _apply_duplicate_policy(self, run_key, row_q, row_doc):
+    def _apply_duplicate_policy(self, run_key, row_q, doc_codes, doc_ids):
         if len(run_key) == 0:
             return None
-        uniq, first = np.unique(run_key, return_index=True)
-        if len(uniq) == len(run_key):
+        sorted_keys = np.sort(run_key)
+        if not (sorted_keys[1:] == sorted_keys[:-1]).any():
             return None
+        _, first = np.unique(run_key, return_index=True)
         if self.conventions.duplicates == "error":
             dup = np.setdiff1d(np.arange(len(run_key)), first)[0]
             raise ValueError(
-                f"doc id {row_doc[dup]!r} appears more than once in the run for query "
-                f"{self.judged[row_q[dup]]!r}; pass duplicates='keep_first' to keep the "
+                f"doc id {doc_ids[doc_codes[dup]]!r} appears more than once in the run for "
+                f"query {self.judged[row_q[dup]]!r}; pass duplicates='keep_first' to keep the "
                 "highest-ranked copy"
             )
         return np.sort(first)  # the first copy in ranked order is the highest-ranked
@@ -345,9 +379,7 @@ class _Engine:
         rel = self.row_rel if k is None else self.row_rel & (self.row_rank < k)
         found = np.cumsum(rel)
         # Relevant docs found so far within the query: subtract the count before its start.
-        starts = np.flatnonzero(np.r_[True, self.row_q[1:] != self.row_q[:-1]]) if len(
-            self.row_q
-        ) else self.row_q
+        starts = self.row_starts
         before = np.r_[0, found][starts]
         counts = np.diff(np.r_[starts, len(self.row_q)])
         found_in_query = found - np.repeat(before, counts)
@@ -383,17 +415,44 @@ class _Engine:
         return pd.Index(ids.astype(object), name="query_id", dtype=object)
 
 
+def _is_ranked(block: np.ndarray, score: np.ndarray) -> bool:
+    """True if rows come query by query, each in rank order (score not increasing)."""
+    if len(block) < 2:
+        return True
+    same = block[1:] == block[:-1]
+    return bool(np.all(block[1:] >= block[:-1]) and np.all(score[1:][same] <= score[:-1][same]))
+
+
+def _tie_runs(block: np.ndarray, score: np.ndarray):
+    """(starts, lengths) of the runs of equal scores within a query, or None if none."""
+    if len(block) < 2:
+        return None
+    same = (block[1:] == block[:-1]) & (score[1:] == score[:-1])
+    if not same.any():
+        return None
+    edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return starts, ends - starts + 1
+
+
+def _ranks_within(lengths: np.ndarray) -> np.ndarray:
+    """0, 1, ..., n-1 for each group length n, concatenated."""
+    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.arange(int(lengths.sum())) - offsets
+
+
 def _gains(grades: np.ndarray, gain: str) -> np.ndarray:
     positive = np.maximum(grades, 0.0)  # negative grades add no gain
     return positive if gain == "linear" else np.exp2(positive) - 1.0
 
 
 def _reject_duplicate_judgments(qrels: Columns, q_codes: np.ndarray) -> None:
-    frame = pd.DataFrame({"q": q_codes, "doc": qrels.doc})
-    dup = frame.duplicated(keep="first").to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
+    doc_codes, _ = pd.factorize(qrels.doc)
+    key = q_codes.astype(np.int64) * (int(doc_codes.max(initial=0)) + 1) + doc_codes
+    _, first = np.unique(key, return_index=True)
+    if len(first) < len(key):
+        i = int(np.setdiff1d(np.arange(len(key)), first)[0])
         raise ValueError(
-            f"qrels judge doc {qrels.doc[i]!r} more than once for query {qrels.query[i]!r}; "
-            "each (query, doc) pair takes one grade"
+            f"qrels judge doc {qrels.doc.iloc[i]!r} more than once for query "
+            f"{qrels.query.iloc[i]!r}; each (query, doc) pair takes one grade"
         )

