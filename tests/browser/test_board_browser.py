@@ -49,9 +49,23 @@ def drop_to_update_ms(board) -> float:
     return board.evaluate("root => Number(root.dataset.updatedAt) - Number(root.dataset.movedAt)")
 
 
-def lab_run_all(page, attempts=3):
-    """Run All once the kernel is really connected (a Run All sent earlier is dropped)."""
-    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle")).to_be_visible(timeout=90_000)
+def lab_run_all(page, attempts=3, *, wait_for_idle=True):
+    """Run All once the kernel is really connected (a Run All sent earlier is dropped).
+
+    JupyterLab's status bar says when the kernel is idle; Notebook 7 has no status bar, so
+    there the retry loop alone covers a Run All sent too early.
+    """
+    if wait_for_idle:
+        expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle")).to_be_visible(
+            timeout=90_000
+        )
+    else:
+        expect(page.locator(".jp-CodeCell").first).to_be_visible(timeout=90_000)
+    dialog = page.locator(".jp-Dialog .jp-mod-accept")
+    try:  # e.g. a kernel choice on first open: take the default
+        dialog.click(timeout=3_000)
+    except Exception:
+        pass
     first_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").first
     for _ in range(attempts):
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
@@ -64,7 +78,7 @@ def lab_run_all(page, attempts=3):
     raise AssertionError("Run All never executed the first cell")
 
 
-def exercise_board(page, artifacts, label):
+def exercise_board(page, artifacts, label, *, slider_keys=True):
     example = load_example("cancellation")
     order, relevance, k = list(example.retrieved), dict(example.relevant), 10
     board = page.locator(".rmb").first
@@ -98,9 +112,14 @@ def exercise_board(page, artifacts, label):
     relevance["42"] = 0
     expect_board_shows(board, order, relevance, k)
 
-    # The k slider, by keyboard.
-    board.locator("input.rmb-k").focus()
-    page.keyboard.press("ArrowLeft")
+    # The k slider, by keyboard (Notebook 7 keeps the arrow keys for itself: there the
+    # slider is set as a pointer would set it).
+    slider = board.locator("input.rmb-k")
+    if slider_keys:
+        slider.focus()
+        page.keyboard.press("ArrowLeft")
+    else:
+        slider.fill("9")
     k = 9
     expect(board.locator(".rmb-k-label")).to_have_text("k = 9")
     expect_board_shows(board, order, relevance, k)
@@ -139,3 +158,19 @@ def test_board_in_voila(voila_server, notebook, page, artifacts):
         page.screenshot(path=str(artifacts / "voila-failure.png"), full_page=True)
         raise
     assert page.errors == []
+
+
+def test_board_in_notebook_7(lab, notebook, page, artifacts):
+    """Notebook 7 is served by the same server (its /notebooks route) with the same widgets."""
+    pytest.importorskip("notebook")
+    page.goto(f"{lab}/notebooks/{notebook}?token=ragmetrics-browser-test", wait_until="commit")
+    lab_run_all(page, attempts=6, wait_for_idle=False)
+    try:
+        exercise_board(page, artifacts, "notebook7", slider_keys=False)
+        check_titles_are_text(page)
+    except Exception:
+        page.screenshot(path=str(artifacts / "notebook7-failure.png"), full_page=True)
+        raise
+    # Notebook 7 logs one settings error on load ("reading 'schema'": a settings schema that
+    # one of its plugins lacks; board.js reads no schema). Any other page error fails.
+    assert [e for e in page.errors if "reading 'schema'" not in e] == []
