@@ -6,6 +6,7 @@ state, so the round trip browser -> kernel -> ragmetrics -> browser is what is t
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
@@ -15,7 +16,8 @@ import pytest
 from ragmetrics.board import BOARD_METRICS, board_view, move
 from ragmetrics.examples import load_example
 
-expect = pytest.importorskip("playwright.sync_api").expect
+playwright = pytest.importorskip("playwright.sync_api")
+expect, PlaywrightTimeout = playwright.expect, playwright.TimeoutError
 
 NOTEBOOK = "board_in_browser.ipynb"
 EVIL_TITLE = "<img src=x onerror=alert(1)>"
@@ -61,11 +63,9 @@ def lab_run_all(page, attempts=3, *, wait_for_idle=True):
         )
     else:
         expect(page.locator(".jp-CodeCell").first).to_be_visible(timeout=90_000)
-    dialog = page.locator(".jp-Dialog .jp-mod-accept")
-    try:  # e.g. a kernel choice on first open: take the default
-        dialog.click(timeout=3_000)
-    except Exception:
-        pass
+    # A dialog on first open (e.g. a kernel choice): take its default.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.locator(".jp-Dialog .jp-mod-accept").click(timeout=3_000)
     first_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").first
     for _ in range(attempts):
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
