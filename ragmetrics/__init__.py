@@ -5,6 +5,7 @@ Per-query metrics read like the article (``recall_at_k(retrieved, relevant, k)``
 libraries disagree is a named policy (:mod:`ragmetrics.policies`).
 """
 
+from .compare import Comparison, compare
 from .evaluate import CoverageWarning, Evaluation, evaluate
 from .io import FormatError, read_golden, read_results, read_trec_qrels, read_trec_run
 from .metrics import (
@@ -20,11 +21,31 @@ from .metrics import (
 )
 from .policies import Conventions
 from .registry import METRICS, MetricInfo, MetricSpec, parse_metric
+from .stats import (
+    benjamini_hochberg,
+    bootstrap_ci,
+    holm,
+    paired_bootstrap,
+    paired_effect_size,
+    paired_t_test,
+    randomization_test,
+)
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    # Reports draw figures: import matplotlib only when a report is asked for, so that
+    # `import ragmetrics` stays quick in a fresh process.
+    if name == "write_report":
+        from .report import write_report
+
+        return write_report
+    raise AttributeError(f"module 'ragmetrics' has no attribute {name!r}")
+
 __all__ = [
     "METRICS",
+    "Comparison",
     "Conventions",
     "CoverageWarning",
     "Evaluation",
@@ -32,18 +53,27 @@ __all__ = [
     "MetricInfo",
     "MetricSpec",
     "average_precision",
+    "benjamini_hochberg",
+    "bootstrap_ci",
+    "compare",
     "dcg_at_k",
     "evaluate",
     "hit_rate_at_k",
+    "holm",
     "mrr",
     "ndcg_at_k",
+    "paired_bootstrap",
+    "paired_effect_size",
+    "paired_t_test",
     "parse_metric",
     "precision_at_k",
     "r_precision",
+    "randomization_test",
     "read_golden",
     "read_results",
     "read_trec_qrels",
     "read_trec_run",
     "recall_at_k",
     "reciprocal_rank",
+    "write_report",
 ]

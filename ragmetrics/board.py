@@ -130,6 +130,8 @@ def describe_board(order: list[str], relevance: Mapping[str, float], k: int, vie
         lines.append(f"{rank:>3}. {doc:<16} {mark}".rstrip())
         if rank == k:
             lines.append(f"     ---- cut-off k = {k} ----")
+    if k > len(order):
+        lines.append(f"     ---- cut-off k = {k} (below the last of {len(order)} chunks) ----")
     metrics = "  ".join(f"{view['labels'][n]} = {v:.4f}" for n, v in view["metrics"].items())
     return "\n".join([*lines, metrics, f"DCG = {view['dcg']:.4f}  IDCG = {view['idcg']:.4f}"])
 
@@ -150,6 +152,11 @@ def static_html(order, relevance, k, titles, view) -> str:
         )
         if rank == k:
             rows.append(f'<tr><td colspan="4"><b>cut-off k = {k}</b></td></tr>')
+    if k > len(order):
+        rows.append(
+            f'<tr><td colspan="4"><b>cut-off k = {k}</b> (below the last of {len(order)} '
+            "chunks)</td></tr>"
+        )
     metrics = "".join(
         f"<tr><td>{e(view['labels'][n])}</td><td>{v:.4f}</td></tr>"
         for n, v in view["metrics"].items()

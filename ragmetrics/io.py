@@ -843,7 +843,7 @@ def read_results(path, *, format: str | None = None) -> pd.DataFrame:
     2       q1     c3     3
     """
     table = _read_table(path, format)
-    form = _form(table, "the results", "doc_id", "retrieved_ids")
+    form = _form(table, "the results file", "doc_id", "retrieved_ids")
     if form == "wide":
         _refuse_in_wide_form(
             table, ("score", "rank"), "the order of 'retrieved_ids' is the ranking"

@@ -28,6 +28,22 @@ def _warm_font_cache() -> None:
     import matplotlib.font_manager  # noqa: F401
 
 
+def _coalesce_streams(outputs: list) -> list:
+    """Join adjacent outputs of one stream: how the kernel split a print is timing, not content."""
+    merged: list = []
+    for out in outputs:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and out.output_type == previous.output_type == "stream"
+            and out.name == previous.name
+        ):
+            previous.text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def execute(path: Path) -> list[str]:
     """Execute ``path`` in place; return a description of every stderr output."""
     os.environ.pop("MPLBACKEND", None)
@@ -53,6 +69,8 @@ def execute(path: Path) -> list[str]:
                 problems.append(f"{path}: code cell {i} wrote to stderr: {out.text[:300]!r}")
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
     nbformat.write(nb, path)
     return problems
 

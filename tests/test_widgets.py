@@ -186,3 +186,26 @@ def test_traps_gallery_shows_the_number_that_lies_and_the_one_that_tells():
         scores = trap.scores()
         assert f"{trap.looks_fine} = {scores[trap.looks_fine]:.4f} looks fine" in gallery.text()
         assert bytes(gallery.image.value).startswith(b"\x89PNG")
+
+
+def test_from_example_refuses_a_bad_k_instead_of_defaulting():
+    with pytest.raises(ValueError, match="k must be a positive int"):
+        RankingBoard.from_example("cancellation", k=0)
+
+
+def test_a_cut_off_below_the_list_is_drawn_and_precision_divides_by_k():
+    board = RankingBoard(["a", "b"], {"a"}, k=4)
+    assert "---- cut-off k = 4 (below the last of 2 chunks) ----" in board.describe()
+    assert "(below the last of 2 chunks)" in board._repr_mimebundle_()[0]["text/html"]
+    assert board.metrics["precision"] == 0.25
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: KExplorer.from_example("k_tradeoff"), TrapsGallery,
+             lambda: BudgetCalculator.from_example("k_tradeoff")],
+)
+def test_explorers_have_a_static_html_fallback(make):
+    bundle = make()._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert "<table" in data["text/html"] or "<p>" in data["text/html"]

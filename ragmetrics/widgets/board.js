@@ -76,6 +76,11 @@ function render({ model, el: root }) {
     return b;
   }
 
+  function cutoff(k, note) {
+    const text = `cut-off k = ${k}${note}`;
+    return el("li", { class: "rmb-cutoff", role: "separator", "aria-label": text, text });
+  }
+
   function drawList() {
     const order = model.get("order");
     const relevance = model.get("relevance");
@@ -123,10 +128,9 @@ function render({ model, el: root }) {
         move(from, i);
       });
       list.appendChild(li);
-      if (i + 1 === k && i + 1 < order.length) {
-        list.appendChild(el("li", { class: "rmb-cutoff", role: "separator", "aria-label": `cut-off k = ${k}`, text: `cut-off k = ${k}` }));
-      }
+      if (i + 1 === k) list.appendChild(cutoff(k, ""));
     });
+    if (k > order.length) list.appendChild(cutoff(k, ` (below the last of ${order.length} chunks)`));
     if (refocus) {
       const item = list.querySelector(`li[data-item="${CSS.escape(refocus.docId)}"]`);
       const target = refocus.dir ? item?.querySelector(`button[aria-label="Move ${CSS.escape(refocus.docId)} ${refocus.dir}"]`) : item;
@@ -137,7 +141,8 @@ function render({ model, el: root }) {
 
   function drawSlider() {
     const k = model.get("k");
-    slider.max = String(Math.max(model.get("order").length, k));
+    // Past the end of the list too: precision keeps dividing by k there.
+    slider.max = String(Math.max(model.get("order").length + 10, k));
     slider.value = String(k);
     kLabel.textContent = `k = ${k}`;
   }

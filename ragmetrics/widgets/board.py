@@ -86,7 +86,7 @@ class RankingBoard(anywidget.AnyWidget):
         ``"k_tradeoff"`` (or ``"precision_trap"``)."""
         ex = load_example(name)
         default_k = {"refund_policy": 5, "cancellation": 10, "k_tradeoff": 10}.get(name, 1)
-        return cls(ex.retrieved, ex.relevant, k=k or default_k, titles=ex.titles)
+        return cls(ex.retrieved, ex.relevant, k=default_k if k is None else k, titles=ex.titles)
 
     # -- validation of what the browser (or Python) sends ------------------------------
 

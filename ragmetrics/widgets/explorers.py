@@ -29,13 +29,19 @@ __all__ = ["BudgetCalculator", "KExplorer", "TrapsGallery"]
 
 def _png(draw, figsize=(5.2, 2.8)) -> bytes:
     """Render a plot helper to PNG bytes without pyplot (no global figure state)."""
-    figure = Figure(figsize=figsize, dpi=90)
+    figure = Figure(figsize=figsize, dpi=110)
     draw(figure.add_subplot())
     figure.tight_layout()
     buffer = io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": "ragmetrics"}):
-        figure.savefig(buffer, format="png")
+        # "tight", as the notebook's inline backend does: labels drawn outside the axes (the
+        # "relevant, never retrieved" note of plot_ranking) are kept, not cut off.
+        figure.savefig(buffer, format="png", bbox_inches="tight")
     return buffer.getvalue()
+
+
+# A VBox stretches its children to its width; an image keeps its own size (no blurry upscale).
+_NATURAL_SIZE = {"align_self": "flex-start", "max_width": "100%"}
 
 
 def _table(rows: list[tuple[str, str]]) -> str:
@@ -47,7 +53,24 @@ def _table(rows: list[tuple[str, str]]) -> str:
     return f"<table>{cells}</table>"
 
 
-class KExplorer(widgets.VBox):
+class _StaticFallback:
+    """A kernel-free ``text/html`` view (GitHub, nbviewer), as ``RankingBoard`` has.
+
+    Without a kernel a widget view cannot render, so a reader would see only the repr; the
+    fallback shows what the widget showed when it was displayed (already escaped HTML).
+    """
+
+    def _static_html(self) -> str:
+        return self.result.value
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, dict):
+            data["text/html"] = self._static_html()
+        return data
+
+
+class KExplorer(_StaticFallback, widgets.VBox):
     """Slide k and watch every metric of one query, with the curves over k.
 
     Examples
@@ -64,7 +87,7 @@ class KExplorer(widgets.VBox):
         self.curves = metrics_over_k(self.retrieved, relevant, range(1, depth + 1))
         self.slider = widgets.IntSlider(value=k, min=1, max=depth, description="k")
         self.result = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.image = widgets.Image(format="png", layout=_NATURAL_SIZE)
         super().__init__([self.slider, self.result, self.image])
         self.slider.observe(self._update, names="value")
         self._update()
@@ -78,25 +101,32 @@ class KExplorer(widgets.VBox):
         row = self.curves.loc[self.slider.value]
         return {name: float(row[name]) for name in BOARD_METRICS}
 
-    def text(self) -> str:
+    def labels(self) -> dict[str, str]:
         k = self.slider.value
-        labels = {
+        return {
             name: ("RR@k" if name == "mrr" else METRICS[name].pretty_name).replace("@k", f"@{k}")
             for name in BOARD_METRICS
         }
+
+    def text(self) -> str:
+        labels = self.labels()
         shown = "  ".join(f"{labels[n]} = {v:.4f}" for n, v in self.values().items())
-        return f"k = {k}: {shown}"
+        return f"k = {self.slider.value}: {shown}"
 
     def _update(self, change=None) -> None:
-        self.result.value = _table([(n, f"{v:.4f}") for n, v in self.values().items()])
+        labels = self.labels()
+        self.result.value = _table([(labels[n], f"{v:.4f}") for n, v in self.values().items()])
         k = self.slider.value
         self.image.value = _png(lambda ax: plot_metrics_over_k(self.curves, ax=ax, mark_k=k))
+
+    def _static_html(self) -> str:
+        return f"<div><p>k = {self.slider.value}</p>{self.result.value}</div>"
 
     def __repr__(self) -> str:
         return f"KExplorer(k={self.slider.value}, depth={self.slider.max})"
 
 
-class BudgetCalculator(widgets.VBox):
+class BudgetCalculator(_StaticFallback, widgets.VBox):
     """How many chunks fit the context window, and what recall that k buys.
 
     Examples
@@ -153,7 +183,7 @@ class BudgetCalculator(widgets.VBox):
         return f"BudgetCalculator(context_limit={self.limit.value}, k_budget={self.k_budget()})"
 
 
-class TrapsGallery(widgets.VBox):
+class TrapsGallery(_StaticFallback, widgets.VBox):
     """Pick a trap: the one number that looks fine, then all of them side by side.
 
     Examples
@@ -170,7 +200,7 @@ class TrapsGallery(widgets.VBox):
             options=[(trap.title, name) for name, trap in self.traps.items()], description="trap"
         )
         self.result = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.image = widgets.Image(format="png", layout=_NATURAL_SIZE)
         super().__init__([self.choice, self.result, self.image])
         self.choice.observe(self._update, names="value")
         self._update()

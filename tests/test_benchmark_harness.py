@@ -1,0 +1,188 @@
+"""The benchmark harness (benchmarks/): its data, its adapters and its tables.
+
+Runs in the main .venv, which has pytrec_eval but not ranx or ir_measures: those adapters
+are skipped here (``make bench`` runs them, in .venv-bench).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import data, peers
+from benchmarks import run as bench_run
+
+
+@pytest.fixture(scope="module")
+def small():
+    return data.make_data("small", seed=3)
+
+
+def test_same_seed_same_frames_other_seed_other_frames():
+    run1, qrels1 = data.make_data("tiny", seed=7)
+    run2, qrels2 = data.make_data("tiny", seed=7)
+    pd.testing.assert_frame_equal(run1, run2)
+    pd.testing.assert_frame_equal(qrels1, qrels2)
+    run3, _ = data.make_data("tiny", seed=8)
+    assert not run1.equals(run3)
+
+
+def test_presets_have_the_promised_sizes():
+    sizes = {name: (p.n_queries, p.depth) for name, p in data.PRESETS.items()}
+    assert sizes["small"] == (1_000, 100)
+    assert sizes["medium"] == (10_000, 1_000)
+    assert sizes["large"] == (100_000, 100)
+
+
+def test_small_has_the_promised_properties(small):
+    run, qrels = small
+    facts = data.describe(run, qrels)
+    assert 4.5 <= facts["relevant_per_query"] <= 5.5  # about 5 relevant per query
+    assert facts["min_relevant_per_query"] >= 1
+    assert 0.1 <= facts["relevant_outside_run"] <= 0.3  # some relevant never retrieved
+    assert facts["missing_from_run"] == 10  # 1% of the judged queries
+    assert facts["judged_queries"] == 1_000
+    assert facts["queries_with_tied_scores"] > 0.5
+    assert facts["queries_with_tie_at_10"] > 0.02  # ties that change metrics@10
+    assert facts["grades"] == [0, 1, 2, 3]
+    assert len(run) == 990 * 100
+    assert run["score"].dtype == np.float64
+    assert qrels["relevance"].dtype == np.int64
+    # Every score is exact in float32 (pytrec_eval reads them as 32-bit floats).
+    assert (run["score"].astype(np.float32).astype(np.float64) == run["score"]).all()
+    # No doc twice in one query's run, no judgment twice.
+    assert not run.duplicated(["query_id", "doc_id"]).any()
+    assert not qrels.duplicated(["query_id", "doc_id"]).any()
+
+
+def test_ids_are_strings_never_numbers(small):
+    run, qrels = small
+    for frame in (run, qrels):
+        assert frame["query_id"].dtype == object
+        assert frame["doc_id"].dtype == object
+        assert all(isinstance(v, str) for v in frame["doc_id"].iloc[:1000])
+        assert frame["query_id"].str.match(r"^q\d+$").all()
+        assert frame["doc_id"].str.match(r"^d\d{7}$").all()
+
+
+def test_ties_only_when_asked_binary_when_asked():
+    run, qrels = data.make_data("tiny", seed=1, ties=False, graded=False)
+    facts = data.describe(run, qrels)
+    assert facts["queries_with_tied_scores"] == 0
+    assert facts["grades"] == [0, 1]
+    tied, _ = data.make_data("tiny", seed=1, ties=True)
+    assert data.describe(tied, qrels)["queries_with_tied_scores"] > 0
+
+
+def test_rank_order_and_shuffled_hold_the_same_rows():
+    ranked, _ = data.make_data("tiny", seed=2)
+    shuffled, _ = data.make_data("tiny", seed=2, order="shuffled")
+    assert not ranked.equals(shuffled)
+    key = ["query_id", "doc_id"]
+    pd.testing.assert_frame_equal(ranked.sort_values(key, ignore_index=True),
+                                  shuffled.sort_values(key, ignore_index=True))
+    # Ranked: query by query (each query's rows together), best score first.
+    first_rows = ranked.drop_duplicates("query_id").index
+    assert (np.diff(first_rows) == data.PRESETS["tiny"].depth).all()
+    assert (ranked.groupby("query_id", sort=False)["score"].diff().dropna() <= 0).all()
+
+
+@pytest.mark.parametrize("id_dtype", ["str", "arrow"])
+def test_id_dtypes(id_dtype):
+    if id_dtype == "arrow":
+        pytest.importorskip("pyarrow")
+    run, qrels = data.make_data("tiny", seed=4, id_dtype=id_dtype)
+    plain, _ = data.make_data("tiny", seed=4)
+    for frame in (run, qrels):
+        assert frame["query_id"].dtype != object
+        assert frame["doc_id"].dtype == frame["query_id"].dtype
+    if id_dtype == "arrow":
+        assert isinstance(run["doc_id"].dtype, pd.ArrowDtype)
+    assert run["doc_id"].astype(object).tolist() == plain["doc_id"].tolist()
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="order"):
+        data.make_data("tiny", order="sorted")
+    with pytest.raises(ValueError, match="id_dtype"):
+        data.make_data("tiny", id_dtype="bytes")
+
+
+def test_ragmetrics_and_pytrec_eval_adapters_agree_per_query():
+    pytest.importorskip("pytrec_eval")
+    run, qrels = data.make_data("tiny", seed=5, missing_queries=0.1)
+    ours = peers.run_peer("ragmetrics", run, qrels)
+    theirs = peers.run_peer("pytrec_eval", run, qrels)
+    assert list(ours.per_query.columns) == peers.columns(10)
+    assert list(theirs.per_query.columns) == peers.columns(10)
+    # pytrec_eval leaves out the 4 judged queries missing from the run; ragmetrics scores
+    # them 0 (trec_eval -c). On the others, the values agree.
+    missing = ours.per_query.index.difference(theirs.per_query.index)
+    assert len(missing) == 4
+    assert (ours.per_query.loc[missing] == 0).all().all()
+    common = ours.per_query.loc[theirs.per_query.index]
+    np.testing.assert_allclose(common.to_numpy(), theirs.per_query.to_numpy(), rtol=0,
+                               atol=1e-15)
+    found = bench_run.compare(ours.per_query, theirs.per_query)
+    assert found["only_in_ragmetrics"] == 4
+    assert found["differing_queries"] == dict.fromkeys(peers.columns(10), 0)
+
+
+def test_rr_at_k_from_pytrec_eval_counts_only_the_top_k():
+    pytest.importorskip("pytrec_eval")
+    run = pd.DataFrame({"query_id": ["q1"] * 12 + ["q2"] * 12,
+                        "doc_id": [f"d{i:02d}" for i in range(12)] * 2,
+                        "score": [float(12 - i) for i in range(12)] * 2})
+    qrels = pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["d09", "d10"],
+                          "relevance": [1, 1]})
+    found = peers.run_peer("pytrec_eval", run, qrels).per_query["mrr@10"]
+    assert found.to_dict() == {"q1": 0.1, "q2": 0.0}  # rank 10 counts, rank 11 does not
+
+
+@pytest.mark.parametrize("name", ["ranx", "ir_measures"])
+def test_missing_peers_are_reported_not_fatal(name):
+    if peers.available(name):
+        pytest.skip(f"{name} is installed here")
+    assert "not installed" in peers.install_note(name)
+    assert peers.version(name) == "not installed"
+
+
+def test_the_timing_table_has_the_expected_columns():
+    cells = [
+        {"size": "small", "library": "ragmetrics", "warm_s": 2.0, "warm_cpu_s": 1.0,
+         "warm_calls": 3, "cold_s": 4.0, "import_s": 0.5, "setup_s": 0.1, "peak_mib": 100.0,
+         "peak_cold_mib": 120.0},
+        {"size": "small", "library": "pytrec_eval", "warm_s": 1.0, "warm_cpu_s": 2.0,
+         "warm_calls": 1, "cold_s": 2.0, "import_s": 0.1, "setup_s": 0.0, "peak_mib": 300.0,
+         "peak_cold_mib": 310.0},
+    ]
+    table = bench_run.markdown_table(bench_run.timing_rows(cells), bench_run.TIMING_COLUMNS)
+    lines = table.splitlines()
+    header = [h.strip() for h in lines[0].strip("|").split("|")]
+    assert header == ["size", "library", "warm s (calls)", "warm x", "warm CPU s", "CPU x",
+                      "cold s", "cold x", "import + setup s", "peak MiB", "memory x",
+                      "peak MiB incl. import"]
+    assert lines[1].count("---") == len(header)
+    peer = [c.strip() for c in lines[3].strip("|").split("|")]
+    assert peer[:8] == ["small", "pytrec_eval", "1 (1)", "0.5", "2", "2", "2", "0.5"]
+    assert peer[9:11] == ["300", "3"]  # memory ratio: 300 / 100
+
+
+def test_the_agreement_table_shows_differences_and_missing_queries():
+    base = pd.DataFrame({"recall@10": [1.0, 0.5, 0.0]}, index=["q1", "q2", "q3"])
+    other = pd.DataFrame({"recall@10": [1.0, 0.25]}, index=["q1", "q2"])
+    found = bench_run.compare(base, other)
+    assert found["only_in_ragmetrics"] == 1
+    assert found["differing_queries"] == {"recall@10": 1}
+    table = bench_run.markdown_table(bench_run.agreement_rows({"small": {"peer": found}}),
+                                     [("library", "library"), ("missing", "missing"),
+                                      ("recall@10", "recall@10")])
+    assert "| peer | 1 | 0.25 (1 queries) |" in table

@@ -1,0 +1,334 @@
+"""ragmetrics.compare: every number equals its single-metric oracle, every rule is kept.
+
+The oracles: :func:`ragmetrics.evaluate` (per-query values and means), the functions of
+:mod:`ragmetrics.stats` called one metric at a time with the same seed (intervals and
+p-values), ``scipy.stats.ttest_rel`` (t-test) and hand computation (drill-downs,
+verdicts).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sp
+
+from ragmetrics import evaluate
+from ragmetrics.compare import ONE_METRIC_NOTE, compare, default_metrics
+from ragmetrics.stats import (
+    benjamini_hochberg,
+    bootstrap_ci,
+    holm,
+    paired_bootstrap,
+    paired_effect_size,
+    randomization_test,
+)
+
+METRICS = ["recall@2", "precision@2", "mrr", "ndcg@3"]
+
+
+def make_runs(n_queries=40, seed=0):
+    """Three systems on the same queries; 'good' ranks the relevant docs higher."""
+    rng = np.random.default_rng(seed)
+    qrels, runs = {}, {"base": {}, "good": {}, "same": {}}
+    for i in range(n_queries):
+        q = f"q{i:03d}"
+        relevant = [f"{q}-r{j}" for j in range(int(rng.integers(1, 4)))]
+        junk = [f"{q}-x{j}" for j in range(6)]
+        qrels[q] = set(relevant)
+        pool = relevant + junk
+        base = list(rng.permutation(pool))
+        good = sorted(base, key=lambda d: (d not in relevant or rng.random() < 0.3))
+        runs["base"][q], runs["good"][q], runs["same"][q] = base, good, list(base)
+    return runs, qrels
+
+
+@pytest.fixture(scope="module")
+def runs_and_qrels():
+    return make_runs()
+
+
+@pytest.fixture(scope="module")
+def result(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    return compare(runs, qrels, METRICS, n_resamples=2000, seed=3)
+
+
+def test_default_metrics_are_the_four_families_at_5_10_20():
+    assert default_metrics() == [
+        "recall@5", "recall@10", "recall@20", "precision@5", "precision@10", "precision@20",
+        "mrr", "ndcg@5", "ndcg@10", "ndcg@20",
+    ]  # fmt: skip
+    runs, qrels = make_runs(30)
+    assert compare({"base": runs["base"]}, qrels, n_resamples=10).metrics == tuple(
+        default_metrics()
+    )
+
+
+def test_per_query_values_are_evaluates(result, runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    for name, run in runs.items():
+        expected = evaluate(run, qrels, METRICS).per_query
+        pd.testing.assert_frame_equal(result.per_query[name], expected)
+    assert result.systems == ("base", "good", "same")
+    assert result.baseline == "base"
+
+
+def test_means_and_intervals_equal_bootstrap_ci_metric_by_metric(result):
+    for metric in METRICS:
+        for system in result.systems:
+            values = result.per_query[system][metric].to_numpy()
+            ci = bootstrap_ci(values, n_resamples=2000, seed=3)
+            row = result.summary.loc[(metric, system)]
+            assert row["mean"] == pytest.approx(ci.mean, abs=1e-15)
+            assert row["low"] == pytest.approx(ci.low, abs=1e-12)
+            assert row["high"] == pytest.approx(ci.high, abs=1e-12)
+            assert row["n_queries"] == 40
+
+
+def test_tests_equal_the_single_metric_functions(result):
+    for metric in METRICS:
+        a = result.per_query["base"][metric].to_numpy()
+        for system in ("good", "same"):
+            b = result.per_query[system][metric].to_numpy()
+            row = result.tests.loc[(metric, system)]
+            interval = paired_bootstrap(a, b, n_resamples=2000, seed=3)
+            assert row["difference"] == pytest.approx(interval.mean, abs=1e-15)
+            assert row["low"] == pytest.approx(interval.low, abs=1e-12)
+            assert row["high"] == pytest.approx(interval.high, abs=1e-12)
+            randomization = randomization_test(a, b, n_resamples=2000, seed=3)
+            assert row["p_randomization"] == randomization.p_value
+            assert not row["exact"]
+            if np.any(a != b):
+                scipy_t = sp.ttest_rel(b, a)
+                assert row["p_t_test"] == pytest.approx(scipy_t.pvalue, rel=1e-10)
+                assert row["t"] == pytest.approx(scipy_t.statistic, rel=1e-10)
+            effect = paired_effect_size(a, b)
+            assert row["effect_size"] == effect.cohens_d
+            assert (row["wins"], row["ties"], row["losses"]) == (
+                effect.wins, effect.ties, effect.losses
+            )
+            assert (row["baseline"], row["df"], row["n_queries"]) == ("base", 39, 40)
+
+
+def test_holm_correction_runs_over_all_metrics_and_pairs(result):
+    p = result.tests["p_randomization"].to_numpy()
+    assert len(p) == len(METRICS) * 2
+    np.testing.assert_array_equal(result.tests["p_adjusted"].to_numpy(), holm(p))
+    assert result.correction == "holm"
+
+
+@pytest.mark.parametrize("correction", ["bh", "none"])
+def test_other_corrections(runs_and_qrels, correction):
+    runs, qrels = runs_and_qrels
+    out = compare(runs, qrels, METRICS, n_resamples=500, correction=correction)
+    p = out.tests["p_randomization"].to_numpy()
+    expected = benjamini_hochberg(p) if correction == "bh" else p
+    np.testing.assert_array_equal(out.tests["p_adjusted"].to_numpy(), expected)
+
+
+def test_verdicts(result):
+    verdicts = result.tests["verdict"]
+    # 'good' puts the relevant docs first on 40 queries: better on every metric.
+    assert set(verdicts.xs("good", level="system")) == {"good better"}
+    assert result.tests.xs("good", level="system")["significant"].all()
+    assert not result.tests.xs("same", level="system")["significant"].any()
+    # 'same' is the baseline's ranking: no difference at all, p = 1.
+    same = result.tests.xs("same", level="system")
+    assert set(same["verdict"]) == {"no significant difference"}
+    assert (same["p_randomization"] == 1.0).all()
+    assert (same["difference"] == 0.0).all()
+
+
+def test_baseline_better_verdict_names_the_baseline(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    out = compare({"good": runs["good"], "base": runs["base"]}, qrels, ["mrr"], n_resamples=500)
+    assert out.tests.loc[("mrr", "base"), "verdict"] == "good better"
+    assert out.tests.loc[("mrr", "base"), "difference"] < 0
+
+
+def test_baseline_option_reorders_systems(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    out = compare(runs, qrels, ["mrr"], baseline="good", n_resamples=200)
+    assert out.systems == ("good", "base", "same")
+    assert list(out.tests.index) == [("mrr", "base"), ("mrr", "same")]
+    assert (out.tests["baseline"] == "good").all()
+
+
+def test_same_seed_same_numbers_other_seed_other_intervals(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    one = compare(runs, qrels, ["mrr"], n_resamples=300, seed=1)
+    again = compare(runs, qrels, ["mrr"], n_resamples=300, seed=1)
+    other = compare(runs, qrels, ["mrr"], n_resamples=300, seed=2)
+    pd.testing.assert_frame_equal(one.summary, again.summary)
+    pd.testing.assert_frame_equal(one.tests, again.tests)
+    assert not one.summary["low"].equals(other.summary["low"])
+
+
+def test_exact_test_with_few_queries_and_the_warning():
+    runs, qrels = make_runs(6, seed=4)
+    out = compare(runs, qrels, METRICS, n_resamples=200)
+    assert out.tests["exact"].all()
+    assert out.warnings[0].startswith("only 6 queries: too few queries for this claim")
+    a = out.per_query["base"]["mrr"].to_numpy()
+    b = out.per_query["good"]["mrr"].to_numpy()
+    assert out.tests.loc[("mrr", "good"), "p_randomization"] == randomization_test(a, b).p_value
+
+
+def test_one_metric_family_adds_the_common_mistake_note(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    alone = compare(runs, qrels, ["ndcg@10", "ndcg@5"], n_resamples=100)
+    assert ONE_METRIC_NOTE in alone.warnings
+    assert "common mistake" in ONE_METRIC_NOTE
+    together = compare(runs, qrels, ["ndcg@10", "recall@10"], n_resamples=100)
+    assert together.warnings == ()
+
+
+def test_query_missing_from_a_run_is_scored_zero_and_noted():
+    qrels = {f"q{i}": {"a"} for i in range(30)}
+    full = {f"q{i}": ["a"] for i in range(30)}
+    partial = {q: r for q, r in full.items() if q not in ("q7", "q9")}
+    out = compare({"full": full, "partial": partial}, qrels, ["mrr", "recall@1"],
+                  n_resamples=200)  # filterwarnings=error: no CoverageWarning escapes
+    assert out.per_query["partial"].loc["q7", "mrr"] == 0.0
+    assert out.summary.loc[("mrr", "partial"), "mean"] == pytest.approx(28 / 30)
+    assert "partial: 2 judged queries missing from the run, scored 0: q7, q9" in out.warnings
+    assert out.evaluations["partial"].missing_from_run == ("q7", "q9")
+
+
+def test_skip_policy_uses_the_queries_with_values():
+    qrels = {f"q{i}": {"a", "b"} for i in range(30)}
+    base = {f"q{i}": ["a", "x", "b"] for i in range(30)}
+    new = {f"q{i}": ["b", "a"] if i % 2 else ["x", "a"] for i in range(30) if i != 4}
+    out = compare({"base": base, "new": new}, qrels, ["mrr", "recall@2"],
+                  n_resamples=400, missing_from_run="skip")
+    assert math.isnan(out.per_query["new"].loc["q4", "mrr"])
+    assert out.summary.loc[("mrr", "base"), "n_queries"] == 30
+    assert out.summary.loc[("mrr", "new"), "n_queries"] == 29
+    new_values = out.per_query["new"]["mrr"].dropna().to_numpy()
+    ci = bootstrap_ci(new_values, n_resamples=400, seed=0)
+    assert out.summary.loc[("mrr", "new"), "low"] == pytest.approx(ci.low, abs=1e-12)
+    # The paired statistics use the 29 queries both systems have.
+    both = out.per_query["new"]["mrr"].notna()
+    a = out.per_query["base"]["mrr"][both].to_numpy()
+    b = out.per_query["new"]["mrr"][both].to_numpy()
+    row = out.tests.loc[("mrr", "new")]
+    assert row["n_queries"] == 29
+    assert row["difference"] == pytest.approx(np.mean(b - a))
+    assert row["low"] == pytest.approx(paired_bootstrap(a, b, n_resamples=400).low, abs=1e-12)
+    assert row["p_randomization"] == randomization_test(a, b, n_resamples=400).p_value
+
+
+def test_progress_runs_from_zero_to_total(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    calls = []
+    compare(runs, qrels, METRICS, n_resamples=700, progress=lambda d, t: calls.append((d, t)))
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
+    assert calls[-1][0] == calls[-1][1] == 2 * 700  # one bootstrap pass, one randomization
+
+
+def test_queries_that_differ_most(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    out = compare(runs, qrels, METRICS, n_resamples=100)
+    top = out.queries_that_differ_most("mrr", n=5)
+    assert list(top.columns) == ["base", "good", "difference"]
+    expected = (out.per_query["good"]["mrr"] - out.per_query["base"]["mrr"]).abs()
+    assert list(top["difference"].abs()) == sorted(expected, reverse=True)[:5]
+    assert (top["difference"] == top["good"] - top["base"]).all()
+    assert len(out.queries_that_differ_most("mrr", n=5, system="same")) == 5
+
+
+def test_worst_queries(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    out = compare(runs, qrels, METRICS, n_resamples=100)
+    worst = out.worst_queries("good", "ndcg@3", n=4)
+    assert list(worst.columns) == ["good", "base", "same"]
+    assert list(worst["good"]) == sorted(out.per_query["good"]["ndcg@3"])[:4]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda r: r.queries_that_differ_most("map"), "not in this comparison"),
+    (lambda r: r.queries_that_differ_most("mrr", system="bm25"), "not in this comparison"),
+    (lambda r: r.queries_that_differ_most("mrr", system="base"), "is the baseline"),
+    (lambda r: r.queries_that_differ_most("mrr", n=0), "positive int"),
+    (lambda r: r.worst_queries("mrr", "good"), "not in this comparison"),
+])  # fmt: skip
+def test_drilldown_errors(result, call, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        call(result)
+
+
+def test_one_system_has_no_tests(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    out = compare({"base": runs["base"]}, qrels, METRICS, n_resamples=100)
+    assert out.tests.empty
+    assert "p_adjusted" in out.tests.columns
+    with pytest.raises(ValueError, match="needs two systems"):
+        out.queries_that_differ_most("mrr")
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"systems": []}, TypeError, "mapping"),
+    ({"systems": {}}, ValueError, "empty"),
+    ({"systems": {1: {"q1": ["a"]}}}, TypeError, "non-empty str"),
+    ({"baseline": "nope"}, ValueError, "baseline 'nope'"),
+    ({"metrics": ["ndgc@10"]}, ValueError, "did you mean"),
+    ({"correction": "bonferroni"}, ValueError, "correction must be one of"),
+    ({"confidence": 1.0}, ValueError, "confidence"),
+    ({"n_resamples": 0}, ValueError, "n_resamples"),
+    ({"seed": "1"}, TypeError, "seed"),
+    ({"ties": "random"}, ValueError, "ties must be one of"),
+    ({"tie": "trec_eval"}, TypeError, "unknown keyword argument 'tie'"),
+    ({"progress": 3}, TypeError, "progress"),
+])  # fmt: skip
+def test_bad_arguments(kwargs, error, message):
+    arguments = {"systems": {"a": {"q1": ["d1"]}}, "qrels": {"q1": {"d1"}}, "metrics": ["mrr"]}
+    arguments.update(kwargs)
+    with pytest.raises(error, match=message):
+        compare(**arguments)
+
+
+def test_no_query_in_common_is_an_error_naming_the_system():
+    qrels = {"q1": {"a"}, "q2": {"b"}}
+    with pytest.raises(ValueError, match="system 'other' has no query in common"):
+        compare({"ok": {"q1": ["a"]}, "other": {"Q1": ["a"]}}, qrels, ["mrr"])
+
+
+def test_evaluate_errors_name_the_system():
+    with pytest.raises(ValueError, match="system 'dup': doc id 'a' appears more than once"):
+        compare({"dup": {"q1": ["a", "a"]}}, {"q1": {"a"}}, ["mrr"])
+
+
+def test_repr_is_the_text_report(result):
+    text = repr(result)
+    assert text.startswith("40 queries, 3 systems")
+    assert "good vs base (baseline)" in text
+
+
+def test_skip_policy_keeps_queries_the_baseline_lacks():
+    qrels = {"q1": {"a"}, "q2": {"a"}, "q3": {"a"}}
+    base = {"q1": ["a"], "q2": ["x", "a"]}  # no q3
+    other = {"q1": ["a"], "q2": ["a"], "q3": ["a"]}
+    out = compare({"base": base, "other": other}, qrels, ["mrr"], n_resamples=50,
+                  missing_from_run="skip")
+    assert list(out.per_query["base"].index) == ["q1", "q2", "q3"]
+    assert math.isnan(out.per_query["base"].loc["q3", "mrr"])
+    assert out.tests.loc[("mrr", "other"), "n_queries"] == 2
+    assert out.tests.loc[("mrr", "other"), "difference"] == pytest.approx(0.25)
+
+
+def test_a_metric_with_no_value_anywhere_is_not_tested():
+    # Every query has only judged-irrelevant docs, and empty_relevant="skip": no values.
+    qrels = {"q1": {"a": 0}, "q2": {"b": 0}}
+    runs = {"x": {"q1": ["a"], "q2": ["b"]}, "y": {"q1": ["b"], "q2": ["a"]}}
+    out = compare(runs, qrels, ["mrr", "recall@1"], n_resamples=50, empty_relevant="skip")
+    assert out.summary["mean"].isna().all()
+    assert (out.summary["n_queries"] == 0).all()
+    row = out.tests.loc[("mrr", "y")]
+    assert math.isnan(row["p_adjusted"])
+    assert not row["significant"]
+    assert row["verdict"] == "not tested (no query with both values)"
+    assert "not tested" in repr(out)

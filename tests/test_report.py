@@ -1,0 +1,294 @@
+"""ragmetrics.report: every report shows the Comparison's numbers, its warnings and its card.
+
+Also: the HTML page is self-contained, files are written atomically, and drawing a report
+leaves pyplot's global state alone.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import sys
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import ragmetrics
+from ragmetrics import report
+from ragmetrics.compare import ONE_METRIC_NOTE, compare
+from ragmetrics.report import (
+    convention_card,
+    differences_table,
+    per_query_frame,
+    plot_differences,
+    plot_intervals,
+    summary_table,
+    to_html,
+    to_markdown,
+    to_text,
+    write_atomic,
+    write_per_query_csv,
+    write_report,
+)
+
+METRICS = ["recall@1", "precision@1", "mrr", "ndcg@2"]
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    # 30 queries, one relevant doc each. "old" finds it at rank 2; "new <b>|x" (a name with
+    # HTML and a Markdown pipe in it) at rank 1 on the first 20 queries.
+    qrels = {f"q{i:02d}": {"gold"} for i in range(30)}
+    old = {q: ["junk", "gold"] for q in qrels}
+    new = {q: ["gold"] if i < 20 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    return compare({"old": old, "new <b>|x": new}, qrels, METRICS, n_resamples=500, seed=2)
+
+
+@pytest.fixture(scope="module")
+def small():
+    qrels = {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}
+    run = {"q1": ["a"], "q2": ["x", "b"], "q3": ["x", "y", "z", "c"]}
+    return compare({"bm25": run}, qrels, ["ndcg@10"], n_resamples=200)
+
+
+def test_summary_table_formats_the_numbers(comparison):
+    table = summary_table(comparison)
+    assert list(table.index) == METRICS
+    assert list(table.columns) == ["old", "new <b>|x"]
+    row = comparison.summary.loc[("mrr", "new <b>|x")]
+    assert table.loc["mrr", "new <b>|x"] == (
+        f"{row['mean']:.4f} [{row['low']:.4f}, {row['high']:.4f}]"
+    )
+    # By hand: MRR of "new" = (20 x 1 + 10 x 1/2) / 30.
+    assert table.loc["mrr", "new <b>|x"].startswith("0.8333 [")
+
+
+def test_differences_table(comparison):
+    table = differences_table(comparison)
+    row = comparison.tests.loc[("recall@1", "new <b>|x")]
+    text = table.loc[("recall@1", "new <b>|x")]
+    assert text["difference [95% CI]"] == (
+        f"{row['difference']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]"
+    )
+    assert text["difference [95% CI]"].startswith("+0.6667 [")
+    assert text["wins/ties/losses"] == "20/10/0"
+    assert text["verdict"] == "new <b>|x better"
+    assert text["p (Holm)"] == f"{row['p_adjusted']:.4f}"
+
+
+def test_small_p_values_and_exact_ones_are_labelled():
+    qrels = {f"q{i}": {"a"} for i in range(40)}
+    out = compare({"x": {q: ["z", "a"] for q in qrels}, "y": {q: ["a"] for q in qrels}},
+                  qrels, ["mrr", "recall@1"], n_resamples=20_000)
+    assert differences_table(out).loc[("mrr", "y"), "p (randomization)"] == "<0.0001"
+    few = {f"q{i}": {"a"} for i in range(3)}
+    out = compare({"x": {q: ["z", "a"] for q in few}, "y": {q: ["a"] for q in few}},
+                  few, ["mrr", "recall@1"], n_resamples=100)
+    assert differences_table(out).loc[("mrr", "y"), "p (randomization)"] == "0.2500 (exact)"
+
+
+def test_convention_card_has_every_convention(comparison):
+    card = convention_card(comparison)
+    for key in ("tied scores", "relevance level", "gain", "query with no relevant doc",
+                "judged query missing from a run", "doc repeated in a ranking",
+                "confidence level", "resamples", "seed", "correction", "versions"):
+        assert key in card
+    assert card["tied scores"].startswith("trec_eval:")
+    assert card["confidence level"] == "95%"
+    assert (card["resamples"], card["seed"]) == ("500", "2")
+    assert card["relevance level"].startswith("1:")
+    versions = card["versions"]
+    for part in (f"ragmetrics {ragmetrics.__version__}", f"numpy {np.__version__}",
+                 f"pandas {pd.__version__}", f"python {sys.version.split()[0]}"):
+        assert part in versions
+
+
+def test_card_follows_the_policies():
+    qrels = {"q1": {"a": 2, "b": 1}}
+    out = compare({"s": {"q1": ["a", "b"]}}, qrels, ["mrr", "ndcg@2"], n_resamples=50,
+                  ties="pessimistic", gain="exponential", relevance_level=2,
+                  empty_relevant="skip", missing_from_run="skip", confidence=0.9,
+                  correction="bh")
+    card = convention_card(out)
+    assert card["tied scores"].startswith("pessimistic:")
+    assert card["gain"].startswith("exponential:")
+    assert card["relevance level"].startswith("2:")
+    assert card["query with no relevant doc"].startswith("skip:")
+    assert card["judged query missing from a run"].startswith("skip:")
+    assert card["confidence level"] == "90%"
+    assert card["correction"].startswith("Benjamini-Hochberg")
+
+
+def test_text_report(comparison):
+    text = to_text(comparison)
+    assert text.splitlines()[0] == (
+        "30 queries, 2 systems; mean [95% bootstrap interval], 500 resamples, seed 2"
+    )
+    assert "new <b>|x vs old (baseline)" in text
+    assert summary_table(comparison).loc["mrr", "old"] in text
+    assert "Conventions: ties=trec_eval" in text
+    assert "Warnings" not in text  # 30 queries, four families: nothing to warn about
+
+
+def test_markdown_report(comparison):
+    text = to_markdown(comparison, title="Support bot")
+    assert text.startswith("# Support bot\n")
+    for heading in ("## Means", "## new <b>\\|x vs old (baseline)", "## Convention card",
+                    "## Queries where new <b>\\|x and old differ most on ndcg@2",
+                    "## Worst queries of old on ndcg@2"):
+        assert heading in text
+    # The pipe in the system name is escaped, so every table row keeps its columns.
+    means = next(line for line in text.splitlines() if line.startswith("| mrr "))
+    assert means.count(" | ") == 2
+    assert "0.8333 [" in means
+
+
+def test_warnings_come_first_in_every_report(small):
+    assert any("too few queries" in w for w in small.warnings)
+    assert ONE_METRIC_NOTE in small.warnings
+    markdown, page, text = to_markdown(small), to_html(small), to_text(small)
+    assert markdown.index("## Read this first") < markdown.index("## Means")
+    assert "common mistake" in markdown
+    assert page.index("Read this first") < page.index("<h2>Means</h2>")
+    assert "common mistake" in page
+    assert "too few queries for this claim" in text
+
+
+def test_html_is_self_contained(comparison):
+    page = to_html(comparison)
+    assert page.startswith("<!DOCTYPE html>")
+    for external in ("http://", "https://", "<script", "<link", "@import", "url("):
+        assert external not in page
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == 2  # the means, and new minus old
+    for image in images:
+        assert base64.b64decode(image).startswith(b"\x89PNG\r\n\x1a\n")
+    assert "src=" not in re.sub(r'src="data:image/png;base64,[^"]+"', "", page)
+
+
+def test_html_escapes_user_text(comparison):
+    page = to_html(comparison, title="a <script> & b", figures=False)
+    assert "<title>a &lt;script&gt; &amp; b</title>" in page
+    assert "<b>" not in page
+    assert "new &lt;b&gt;|x" in page
+    assert "data:image" not in page
+
+
+def test_report_drawing_leaves_pyplot_alone(comparison):
+    before = plt.get_fignums()
+    to_html(comparison)
+    assert plt.get_fignums() == before
+
+
+def test_plot_intervals(comparison):
+    ax = plot_intervals(comparison)
+    assert [t.get_text() for t in ax.get_yticklabels()] == METRICS
+    assert len(ax.containers) == 2
+    new = ax.containers[1]
+    x = new.lines[0].get_xdata()
+    np.testing.assert_allclose(x, comparison.summary.xs("new <b>|x", level="system")["mean"])
+
+
+def test_plot_differences(comparison):
+    ax = plot_differences(comparison)
+    assert ax.get_title() == "new <b>|x − old"
+    (points,) = ax.collections[-1:]  # every difference here is significant: filled dots
+    np.testing.assert_allclose(points.get_offsets()[:, 0],
+                               comparison.tests["difference"].to_numpy())
+    with pytest.raises(ValueError, match="is the baseline"):
+        plot_differences(comparison, system="old")
+
+
+def test_per_query_frame_and_csv(comparison, tmp_path):
+    frame = per_query_frame(comparison)
+    assert list(frame.columns) == ["query_id", "system", *METRICS]
+    assert len(frame) == 60
+    path = write_per_query_csv(comparison, tmp_path / "per_query.csv")
+    back = pd.read_csv(path, dtype={"query_id": str})
+    new = back[back["system"] == "new <b>|x"].set_index("query_id")[METRICS]
+    np.testing.assert_array_equal(new.to_numpy(),
+                                  comparison.per_query["new <b>|x"].to_numpy())
+    assert back.loc[back["query_id"] == "q00", "mrr"].tolist() == [0.5, 1.0]
+
+
+@pytest.mark.parametrize("name", ["report.html", "report.htm", "REPORT.MD", "r.markdown"])
+def test_write_report_by_extension(comparison, tmp_path, name):
+    path = write_report(comparison, tmp_path / name)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") == name.lower().endswith((".html", ".htm"))
+    assert "Convention card" in text
+
+
+def test_write_report_refuses_unknown_extension(comparison, tmp_path):
+    with pytest.raises(ValueError, match=r"report\.pdf.*\.html, \.htm, \.md"):
+        write_report(comparison, tmp_path / "report.pdf")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failure_mid_write_leaves_the_old_report_and_no_temporary(tmp_path):
+    path = tmp_path / "report.md"
+    path.write_text("the old report\n", encoding="utf-8")
+    # A lone surrogate cannot be encoded: the write fails after 100,000 characters.
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(path, "x" * 100_000 + "\ud800")
+    assert path.read_text(encoding="utf-8") == "the old report\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+
+def test_failure_to_replace_leaves_the_old_report_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "report.md"
+    path.write_text("the old report\n", encoding="utf-8")
+
+    def refuse(source, target):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(report.os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        write_atomic(path, "the new report\n")
+    assert path.read_text(encoding="utf-8") == "the old report\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+
+def test_failure_on_a_new_file_leaves_nothing(tmp_path):
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(tmp_path / "new.md", "\ud800")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_atomic_replaces_and_keeps_permissions(tmp_path):
+    path = tmp_path / "report.md"
+    path.write_text("old", encoding="utf-8")
+    os.chmod(path, 0o640)
+    write_atomic(path, "new ✓\n")
+    assert path.read_bytes() == "new ✓\n".encode()
+    assert path.stat().st_mode & 0o777 == 0o640
+    fresh = write_atomic(tmp_path / "fresh.md", "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def edge_comparisons():
+    yield "one system", compare({"s": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=20)
+    yield "one query", compare({"s": {"q1": ["a"]}, "t": {"q1": ["b", "a"]}}, {"q1": {"a"}},
+                               ["mrr", "recall@1"], n_resamples=20)
+    yield "no values", compare({"s": {"q1": ["a"]}, "t": {"q1": ["b"]}}, {"q1": {"a": 0}},
+                               ["mrr", "ndcg@3"], n_resamples=20, empty_relevant="skip")
+
+
+@pytest.mark.parametrize("case", ["one system", "one query", "no values"])
+def test_every_report_renders_edge_cases(case):
+    comparison = dict(edge_comparisons())[case]
+    page, markdown, text = to_html(comparison), to_markdown(comparison), to_text(comparison)
+    assert "Convention card" in page
+    assert "## Convention card" in markdown
+    assert text.startswith(f"{comparison.n_queries} quer")
+    if case == "no values":
+        assert "n/a [n/a, n/a]" in text
+    if case == "one query":
+        assert "only 1 query: too few queries" in text
+        assert text.startswith("1 query, 2 systems;")
+        assert "n/a" in text  # no t-test on one query
