@@ -215,13 +215,13 @@ class _Engine:
         row_q = to_judged[row_block]
         row_score = run.value[rows]
 
-        # Doc codes shared by run and qrels: hash the run's docs once, look the judged ones up.
-        doc_codes, doc_ids = pd.factorize(run.doc.iloc[rows] if len(rows) != len(run.doc)
-                                          else run.doc)
-        doc_ids = pd.Index(doc_ids)
+        # Doc codes shared by qrels and run, from one hash pass over both columns; a
+        # (query, doc) pair packs into one int64 key.
+        run_doc = run.doc if len(rows) == len(run.doc) else run.doc.iloc[rows]
+        qrels_doc, doc_codes, doc_ids = _factorize_together(qrels.doc, run_doc)
         n_docs = len(doc_ids) + 1
-        qrels_doc = doc_ids.get_indexer(qrels.doc)  # -1: judged but never retrieved
-        _reject_duplicate_judgments(qrels, q_codes)
+        qrels_key_all = q_codes.astype(np.int64) * n_docs + qrels_doc
+        _reject_duplicate_judgments(qrels, qrels_key_all)
 
         # Rank: within each query, score descending; ties by the tie rule (below).
         if _is_ranked(row_block, row_score):
@@ -235,10 +235,8 @@ class _Engine:
         self.run_order = order
 
         # Grade of each ranked row: a sorted-key lookup into the judgments.
-        known = qrels_doc >= 0
-        qrels_key = q_codes[known].astype(np.int64) * n_docs + qrels_doc[known]
-        key_order = np.argsort(qrels_key, kind="stable")
-        keys_sorted, grades_sorted = qrels_key[key_order], qrels.value[known][key_order]
+        key_order = np.argsort(qrels_key_all, kind="stable")
+        keys_sorted, grades_sorted = qrels_key_all[key_order], qrels.value[key_order]
         row_grade = np.zeros(len(run_key))
         if len(keys_sorted):
             at = np.minimum(np.searchsorted(keys_sorted, run_key), len(keys_sorted) - 1)
@@ -446,9 +444,20 @@ def _gains(grades: np.ndarray, gain: str) -> np.ndarray:
     return positive if gain == "linear" else np.exp2(positive) - 1.0
 
 
-def _reject_duplicate_judgments(qrels: Columns, q_codes: np.ndarray) -> None:
-    doc_codes, _ = pd.factorize(qrels.doc)
-    key = q_codes.astype(np.int64) * (int(doc_codes.max(initial=0)) + 1) + doc_codes
+def _factorize_together(first: pd.Series, second: pd.Series):
+    """Integer codes for two id columns, from one hash pass: equal ids get equal codes.
+
+    Both columns hold the same kind of id (checked before), so the second takes the
+    first's dtype; Arrow strings stay in Arrow, where pandas hashes them in C++.
+    """
+    if len(second) and second.dtype != first.dtype:
+        second = second.astype(first.dtype)
+    both = pd.concat([first, second], ignore_index=True)
+    codes, uniques = pd.factorize(both)
+    return codes[: len(first)], codes[len(first) :], uniques
+
+
+def _reject_duplicate_judgments(qrels: Columns, key: np.ndarray) -> None:
     _, first = np.unique(key, return_index=True)
     if len(first) < len(key):
         i = int(np.setdiff1d(np.arange(len(key)), first)[0])
