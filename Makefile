@@ -15,7 +15,7 @@ export JUPYTER_PLATFORM_DIRS := 1
 # (MPLBACKEND=Agg) would store no figures, and nbval would fail every plot cell.
 unexport MPLBACKEND
 
-.PHONY: help run test lint bench
+.PHONY: help run test bench
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
@@ -34,3 +34,17 @@ run: $(STAMP) ## Open the notebooks in JupyterLab
 test: $(STAMP) ## Run every test: lint, unit, doctest, property, oracle, notebooks
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# Peers live in their own venv: they are benchmark dependencies, never runtime ones.
+BENCH_VENV := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.installed-$(shell cat pyproject.toml benchmarks/requirements.txt | cksum | cut -d' ' -f1)
+
+$(BENCH_STAMP):
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e . -r benchmarks/requirements.txt
+	rm -f $(BENCH_VENV)/.installed-*
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP) ## Time ragmetrics against pytrec_eval, ranx and ir_measures
+	$(BENCH_VENV)/bin/python benchmarks/run.py

@@ -154,7 +154,9 @@ def page(browser):
     page.route(re.compile(r"^https?://(?!127\.0\.0\.1|localhost)"), lambda route: route.abort())
     page.errors = []
     page.dialogs = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.stacks = []
+    page.on("pageerror", lambda error: (page.errors.append(str(error)),
+                                        page.stacks.append(error.stack or "")))
     page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
     yield page
     page.close()
@@ -164,3 +166,20 @@ def page(browser):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# What the browser tests measured, printed at the end of every run (pytest captures
+# the tests' own prints): screenshot paths and drop-to-update latencies.
+BROWSER_REPORT: list[str] = []
+
+
+@pytest.fixture
+def browser_report():
+    return BROWSER_REPORT
+
+
+def pytest_terminal_summary(terminalreporter):
+    if BROWSER_REPORT:
+        terminalreporter.section("browser tests")
+        for line in BROWSER_REPORT:
+            terminalreporter.write_line(line)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import statistics
 import time
 
 import nbformat
@@ -78,7 +79,7 @@ def lab_run_all(page, attempts=3, *, wait_for_idle=True):
     raise AssertionError("Run All never executed the first cell")
 
 
-def exercise_board(page, artifacts, label, *, slider_keys=True):
+def exercise_board(page, artifacts, report, label, *, slider_keys=True):
     example = load_example("cancellation")
     order, relevance, k = list(example.retrieved), dict(example.relevant), 10
     board = page.locator(".rmb").first
@@ -89,28 +90,33 @@ def exercise_board(page, artifacts, label, *, slider_keys=True):
     order = move(order, "19", 2)
     expect_board_shows(board, order, relevance, k)
     latency = drop_to_update_ms(board)
+    moves = [latency]
     shot = artifacts / f"{label}-board-after-drag.png"
     page.screenshot(path=str(shot), full_page=True)
-    print(f"\n[browser] {label}: drop -> updated metrics in {latency:.1f} ms; screenshot: {shot}")
+    report.append(f"{label}: screenshot after a drag: {shot}")
 
     # Keyboard: the labelled up button, then Alt+ArrowDown on a focused chunk.
     board.get_by_role("button", name="Move 88 up").focus()
     page.keyboard.press("Enter")
     order = move(order, "88", order.index("88"))
     expect_board_shows(board, order, relevance, k)
+    moves.append(drop_to_update_ms(board))
     board.locator("li.rmb-item[data-item='42']").focus()
     page.keyboard.press("Alt+ArrowDown")
     order = move(order, "42", 2)
     expect_board_shows(board, order, relevance, k)
+    moves.append(drop_to_update_ms(board))
 
     # Click toggles relevance; Enter on a focused chunk does too.
     board.locator("li.rmb-item[data-item='99'] .rmb-id").click()
     relevance["99"] = 1
     expect_board_shows(board, order, relevance, k)
+    moves.append(drop_to_update_ms(board))
     board.locator("li.rmb-item[data-item='42']").focus()
     page.keyboard.press("Enter")
     relevance["42"] = 0
     expect_board_shows(board, order, relevance, k)
+    moves.append(drop_to_update_ms(board))
 
     # The k slider, by keyboard (Notebook 7 keeps the arrow keys for itself: there the
     # slider is set as a pointer would set it).
@@ -123,6 +129,12 @@ def exercise_board(page, artifacts, label, *, slider_keys=True):
     k = 9
     expect(board.locator(".rmb-k-label")).to_have_text("k = 9")
     expect_board_shows(board, order, relevance, k)
+    moves.append(drop_to_update_ms(board))
+    report.append(
+        f"{label}: move -> updated metrics: first drag {latency:.0f} ms; {len(moves)} moves "
+        f"(drag, keys, clicks, slider): median {statistics.median(moves):.0f} ms, "
+        f"max {max(moves):.0f} ms"
+    )
     return latency
 
 
@@ -133,12 +145,12 @@ def check_titles_are_text(page):
     assert page.dialogs == []
 
 
-def test_board_in_jupyterlab(lab, notebook, page, artifacts):
+def test_board_in_jupyterlab(lab, notebook, page, artifacts, browser_report):
     start = time.monotonic()
     page.goto(f"{lab}/lab/tree/{notebook}?token=ragmetrics-browser-test", wait_until="commit")
     lab_run_all(page)
     try:
-        latency = exercise_board(page, artifacts, "jupyterlab")
+        latency = exercise_board(page, artifacts, browser_report, "jupyterlab")
         check_titles_are_text(page)
     except Exception:
         page.screenshot(path=str(artifacts / "jupyterlab-failure.png"), full_page=True)
@@ -148,11 +160,11 @@ def test_board_in_jupyterlab(lab, notebook, page, artifacts):
     assert page.errors == []
 
 
-def test_board_in_voila(voila_server, notebook, page, artifacts):
+def test_board_in_voila(voila_server, notebook, page, artifacts, browser_report):
     page.goto(f"{voila_server}/voila/render/{notebook}?token=ragmetrics-browser-test",
               wait_until="commit")
     try:
-        exercise_board(page, artifacts, "voila")
+        exercise_board(page, artifacts, browser_report, "voila")
         check_titles_are_text(page)
     except Exception:
         page.screenshot(path=str(artifacts / "voila-failure.png"), full_page=True)
@@ -160,17 +172,19 @@ def test_board_in_voila(voila_server, notebook, page, artifacts):
     assert page.errors == []
 
 
-def test_board_in_notebook_7(lab, notebook, page, artifacts):
+def test_board_in_notebook_7(lab, notebook, page, artifacts, browser_report):
     """Notebook 7 is served by the same server (its /notebooks route) with the same widgets."""
     pytest.importorskip("notebook")
     page.goto(f"{lab}/notebooks/{notebook}?token=ragmetrics-browser-test", wait_until="commit")
     lab_run_all(page, attempts=6, wait_for_idle=False)
     try:
-        exercise_board(page, artifacts, "notebook7", slider_keys=False)
+        exercise_board(page, artifacts, browser_report, "notebook7", slider_keys=False)
         check_titles_are_text(page)
     except Exception:
         page.screenshot(path=str(artifacts / "notebook7-failure.png"), full_page=True)
         raise
-    # Notebook 7 logs one settings error on load ("reading 'schema'": a settings schema that
-    # one of its plugins lacks; board.js reads no schema). Any other page error fails.
-    assert [e for e in page.errors if "reading 'schema'" not in e] == []
+    # Notebook 7's own plugins log errors on load here ("reading 'schema'", "Command
+    # 'filebrowser:open-path' not registered"), so only errors raised in the board's code
+    # (an anywidget module, loaded from a blob: URL) fail this test.
+    ours = [e for e, stack in zip(page.errors, page.stacks, strict=True) if "blob:" in stack]
+    assert ours == []
