@@ -1,0 +1,715 @@
+"""Benchmark ``ragmetrics.evaluate`` against pytrec_eval, ranx and ir_measures.
+
+    python benchmarks/run.py [--sizes small,medium,large] [--repeat 3]
+                             [--peers ragmetrics,pytrec_eval,ranx,ir_measures] [--json out.json]
+
+Every library goes end to end, from the same seeded pandas DataFrames (``benchmarks/data.py``)
+to per-query recall@10, precision@10, RR@10 (``mrr@10``) and nDCG@10 plus their means
+(``benchmarks/peers.py``). The machine is noisy, so what counts are the **ratios** (peer time
+/ ragmetrics time) measured in the same run, and every warm time is a best of N.
+
+For each size and library, one child process, forked once the input is built and before
+the library is imported, measures in this order:
+
+- ``import <library>`` (timed), then one call on tiny data (timed as *setup*: the one-time
+  costs of a first call, such as lazy imports and numba's compilation);
+- up to ``--repeat`` calls on the input, fewer when they would pass ``--budget`` seconds
+  (or the whole run ``--max-minutes``), at least one. **warm** = the best of them, by the
+  wall clock and by the process's CPU time (which other processes' load does not inflate);
+- **cold** = import + setup + the first call: what a fresh process pays for one evaluation
+  (numpy and pandas are already imported: the input is DataFrames);
+- **peak memory above the input**: the child's peak RSS (``resource.getrusage``
+  ``ru_maxrss``) minus its RSS with the input built. Linux lets a process reset its peak
+  (``/proc/self/clear_refs``), so the baseline is the input itself, not a transient peak
+  left by building it; tracemalloc would miss the C allocations of pytrec_eval and numba.
+  Reported during the calls, and from the import on (numba's compiler takes ~300 MiB).
+
+Then: agreement of every peer with ragmetrics, query by query, with the reason for each
+difference (ties, missing queries), found by experiment on the small preset; the variants
+(rows in rank order or shuffled; ids as pandas ``object``, ``str`` or Arrow strings); the
+single-query path (``ragmetrics.curves.metrics_over_k``, all metrics at k = 1..50, target
+under 50 us per call). ``--profile medium`` prints where ragmetrics spends its time instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import math
+import os
+import pickle
+import platform
+import resource
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: make ``benchmarks`` importable
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np
+import pandas as pd
+
+from benchmarks import data as bench_data
+from benchmarks import peers as bench_peers
+
+K = 10
+TOLERANCE = 1e-12  # per-query values closer than this agree (summation order: ~1e-16)
+SINGLE_QUERY_TARGET_US = 50.0
+HEAVY_TIES = 2.0**-6  # the explaining experiments: ties in half the queries' top 11
+MODULES = {"ragmetrics": "ragmetrics", "pytrec_eval": "pytrec_eval", "ranx": "ranx",
+           "ir_measures": "ir_measures"}
+VARIANTS = (  # name -> make_data arguments; the first is the main benchmark's data
+    ("ranked, object ids", {"order": "ranked", "id_dtype": "object"}),
+    ("shuffled, object ids", {"order": "shuffled", "id_dtype": "object"}),
+    ("ranked, str ids", {"order": "ranked", "id_dtype": "str"}),
+    ("ranked, Arrow ids", {"order": "ranked", "id_dtype": "arrow"}),
+)
+
+
+# -- measuring in a child process ----------------------------------------------------
+
+
+def _rss_peak_kib() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+
+
+def _reset_peak() -> bool:
+    """Reset this process's peak RSS to its current RSS (Linux >= 4.0); False if refused."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def in_child(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` in a forked child; its return value or its exception.
+
+    The child starts from this process's memory (the input is already built, the libraries
+    not yet imported), so its imports are cold and its peak RSS is its own.
+    """
+    with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as handle:
+        path = handle.name
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: fork with BLAS threads
+        pid = os.fork()
+    if pid == 0:  # the child
+        code = 0
+        try:
+            outcome = ("ok", function(*args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            outcome = ("error", f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+            code = 1
+        try:
+            with open(path, "wb") as f:
+                pickle.dump(outcome, f, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    os.waitpid(pid, 0)
+    try:
+        with open(path, "rb") as f:
+            status, value = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        status, value = "error", "the child process died without a result"
+    finally:
+        os.unlink(path)
+    if status == "error":
+        raise RuntimeError(value)
+    return value
+
+
+def _timed(name: str, run: pd.DataFrame, qrels: pd.DataFrame):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = bench_peers.run_peer(name, run, qrels, K)
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def warmup_data(seed: int):
+    """Tiny data with every feature of the real data (ties, a missing query, graded)."""
+    return bench_data.make_data("tiny", seed=seed, missing_queries=0.1, tie_quantum=2.0**-6)
+
+
+def measure_cell(name: str, run: pd.DataFrame, qrels: pd.DataFrame, *, repeat: int,
+                 budget: float, seed: int, variant_size: str | None = None,
+                 data_options: dict | None = None) -> dict:
+    """One library on one input, in a fresh child process (see the module docstring).
+
+    ``import`` (timed), one call on tiny data (timed: the one-time costs of a first call,
+    such as lazy imports and numba's compilation), then up to ``repeat`` calls on the input
+    within ``budget`` seconds (at least one). Cold = import + setup + the first call: what
+    a fresh process pays for one evaluation. Warm = the best call.
+    """
+    tiny = warmup_data(seed)
+    gc.collect()
+    exact_baseline = _reset_peak()
+    baseline = _rss_peak_kib()
+    start, start_cpu = time.perf_counter(), time.process_time()
+    importlib.import_module(MODULES[name])
+    import_s = time.perf_counter() - start
+    _, setup_s, _ = _timed(name, *tiny)
+    cold_setup_cpu = time.process_time() - start_cpu
+    peak_setup_kib = _rss_peak_kib() - baseline
+    gc.collect()
+    _reset_peak()
+    call_baseline = _rss_peak_kib()
+    walls, cpus = [], []
+    while True:
+        result, wall, cpu = _timed(name, run, qrels)
+        walls.append(wall)
+        cpus.append(cpu)
+        if len(walls) >= repeat or sum(walls) + min(walls) > budget:
+            break
+    peak_calls_kib = _rss_peak_kib() - call_baseline
+    cell = {
+        "library": name,
+        "import_s": import_s,
+        "setup_s": setup_s,
+        "cold_s": import_s + setup_s + walls[0],
+        "cold_cpu_s": cold_setup_cpu + cpus[0],
+        "warm_s": min(walls),
+        "warm_cpu_s": min(cpus),
+        "warm_calls": len(walls),
+        "warm_all_s": walls,
+        "warm_all_cpu_s": cpus,
+        # Peak RSS above the input: during the calls, and from the import on.
+        "peak_mib": max(peak_calls_kib, 0) / 1024,
+        "peak_cold_mib": max(peak_setup_kib, peak_calls_kib + call_baseline - baseline, 0) / 1024,
+        "memory_baseline": "reset" if exact_baseline else "ru_maxrss after input",
+        "per_query": result.per_query,
+        "means": result.means,
+    }
+    if variant_size:
+        cell["variants"] = time_variants(name, variant_size, seed, repeat, result.means,
+                                         data_options)
+    return cell
+
+
+# -- agreement -----------------------------------------------------------------------
+
+
+def compare(base: pd.DataFrame, other: pd.DataFrame, tolerance: float = TOLERANCE) -> dict:
+    """Per metric: max abs difference and differing queries, on the queries both score."""
+    common = base.index.intersection(other.index)
+    diff = (base.loc[common] - other.loc[common, base.columns]).abs()
+    return {
+        "common_queries": len(common),
+        "only_in_ragmetrics": len(base.index.difference(other.index)),
+        "only_in_peer": len(other.index.difference(base.index)),
+        "max_abs_diff": {m: float(diff[m].max()) if len(diff) else 0.0 for m in diff.columns},
+        "differing_queries": {m: int((diff[m] > tolerance).sum()) for m in diff.columns},
+    }
+
+
+def explain(seed: int, peer_names: list[str], tie_quantum: float = bench_data.TIE_QUANTUM
+            ) -> dict:
+    """Experiments on the small preset that say *why* a peer differs (runs in a child)."""
+    import ragmetrics  # noqa: F401 - imported here, in the child
+
+    findings: dict = {"data": {}, "ties": {}, "order": {}, "missing": {},
+                      "tie_quantum": tie_quantum}
+    for graded in (True, False):
+        for ties in (True, False):
+            run, qrels = bench_data.make_data("small", seed=seed, graded=graded, ties=ties,
+                                              tie_quantum=tie_quantum)
+            base = bench_peers.run_ragmetrics(run, qrels, K).per_query
+            label = f"{'graded' if graded else 'binary'}, {'ties' if ties else 'no ties'}"
+            findings["data"][label] = {
+                name: compare(base, bench_peers.run_peer(name, run, qrels, K).per_query)
+                for name in peer_names if name != "ragmetrics"
+            }
+
+    run, qrels = bench_data.make_data("small", seed=seed, tie_quantum=tie_quantum)
+    base = bench_peers.run_ragmetrics(run, qrels, K).per_query
+    low = bench_peers.run_ragmetrics(run, qrels, K, ties="pessimistic").per_query
+    high = bench_peers.run_ragmetrics(run, qrels, K, ties="optimistic").per_query
+    shuffled, _ = bench_data.make_data("small", seed=seed, order="shuffled",
+                                       tie_quantum=tie_quantum)
+    # ir_measures' RR@k comes from its MS MARCO code: ties in doc id *ascending* order.
+    ascending = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
+    msmarco_like = bench_peers.run_ragmetrics(ascending, qrels, K, ties="input_order").per_query
+    skip = bench_peers.run_ragmetrics(run, qrels, K, missing_from_run="skip")
+    for name in peer_names:
+        if name == "ragmetrics":
+            continue
+        peer = bench_peers.run_peer(name, run, qrels, K)
+        got = peer.per_query
+        common = got.index.intersection(base.index)
+        differs = (got.loc[common] - base.loc[common]).abs() > TOLERANCE
+        inside = (got.loc[common] >= low.loc[common] - TOLERANCE) & (
+            got.loc[common] <= high.loc[common] + TOLERANCE
+        )
+        findings["ties"][name] = {
+            m: {"differing": int(differs[m].sum()),
+                "differing_within_tie_bounds": int((differs[m] & inside[m]).sum())}
+            for m in got.columns
+        }
+        again = bench_peers.run_peer(name, shuffled, qrels, K).per_query
+        changed = (again.loc[common] - got.loc[common]).abs() > TOLERANCE
+        findings["order"][name] = {m: int(changed[m].sum()) for m in got.columns}
+        if name == "ir_measures":
+            findings["ties"][name]["mrr_equals_doc_id_ascending_ties"] = float(
+                (got.loc[common, f"mrr@{K}"] - msmarco_like.loc[common, f"mrr@{K}"]).abs().max()
+            )
+        findings["missing"][name] = {
+            "queries_scored": len(got),
+            "judged_queries": int(qrels["query_id"].nunique()),
+            "means_minus_ragmetrics_skip": float((peer.means - skip.means).abs().max()),
+            "means_minus_ragmetrics_zero": float(
+                (peer.means - bench_peers.run_ragmetrics(run, qrels, K).means).abs().max()
+            ),
+        }
+    return findings
+
+
+# -- variants and the single-query path -------------------------------------------------
+
+
+def time_variants(name: str, size: str, seed: int, repeat: int,
+                  means: pd.Series | None = None, data_options: dict | None = None) -> dict:
+    """Best of ``repeat`` (wall and CPU) of one library on each variant of the data.
+
+    Runs where the library is already imported and warmed up. ``same_means`` says whether
+    the variant's means equal ``means`` (default: the first variant's) to 1e-12.
+    """
+    out = {}
+    for label, options in VARIANTS:
+        try:
+            run, qrels = bench_data.make_data(size, seed=seed, **options, **(data_options or {}))
+        except ImportError as error:  # pyarrow missing: no Arrow variant
+            out[label] = {"skipped": str(error)}
+            continue
+        walls, cpus = [], []
+        for _ in range(max(repeat, 1)):
+            result, wall, cpu = _timed(name, run, qrels)
+            walls.append(wall)
+            cpus.append(cpu)
+        if means is None:
+            means = result.means
+        out[label] = {"best_s": min(walls), "best_cpu_s": min(cpus), "all_s": walls,
+                      "same_means": bool(np.allclose(result.means, means, rtol=0, atol=1e-12))}
+        del run, qrels
+    return out
+
+
+def variants_only(name: str, size: str, seed: int, repeat: int, data_options: dict) -> dict:
+    """:func:`time_variants` in a child of its own (when ``size`` is not benchmarked)."""
+    importlib.import_module(MODULES[name])
+    _timed(name, *warmup_data(seed))
+    return time_variants(name, size, seed, repeat, data_options=data_options)
+
+
+def time_single_query(seed: int) -> dict:
+    """Microseconds per ``metrics_over_k(retrieved, relevant, range(1, 51))`` call (child).
+
+    Best of 5 rounds of ``timeit``, by the wall clock and by this process's CPU time (the
+    CPU time does not count the time other processes take the CPU: a loaded machine).
+    """
+    import timeit
+
+    from ragmetrics.curves import metrics_over_k
+
+    rng = np.random.default_rng(seed)
+    retrieved = [f"d{c:07d}" for c in rng.choice(1_000_000, 100, replace=False)]
+    picked = [retrieved[i] for i in rng.choice(30, 3, replace=False)]
+    binary = {*picked, "d9999998", "d9999999"}  # 5 relevant, 2 never retrieved
+    graded = {doc: int(g) for doc, g in zip(sorted(binary), rng.integers(1, 4, 5), strict=True)}
+    ks = range(1, 51)
+    out = {}
+    for label, relevant in (("binary (set of 5)", binary), ("graded (dict of 5)", graded)):
+        found = {}
+        for clock, timer_function in (("wall", time.perf_counter), ("cpu", time.process_time)):
+            timer = timeit.Timer(lambda relevant=relevant: metrics_over_k(retrieved, relevant, ks),
+                                 timer=timer_function)
+            number, _ = timer.autorange()
+            found[f"us_per_call_{clock}"] = min(timer.repeat(5, number)) / number * 1e6
+        out[label] = found
+    return out
+
+
+def profile_ragmetrics(size: str, seed: int, data_options: dict, top: int = 10) -> str:
+    """cProfile of one ragmetrics call: the top functions by cumulative time (child)."""
+    import cProfile
+    import io
+    import pstats
+
+    run, qrels = bench_data.make_data(size, seed=seed, **data_options)
+    _timed("ragmetrics", *warmup_data(seed))
+    profiler = cProfile.Profile()
+    wall = time.perf_counter()
+    profiler.enable()
+    bench_peers.run_ragmetrics(run, qrels, K)
+    profiler.disable()
+    wall = time.perf_counter() - wall
+    text = io.StringIO()
+    stats = pstats.Stats(profiler, stream=text)
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)  # the same, by time spent in the function
+    return f"ragmetrics.evaluate at {bench_data.PRESETS[size]}: {wall:.2f} s (profiled)\n" + (
+        text.getvalue()
+    )
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+def markdown_table(rows: list[dict], columns: list[tuple[str, str]]) -> str:
+    """A Markdown table: ``columns`` is ``[(key in each row, header), ...]``."""
+
+    def cell(value) -> str:
+        if value is None:
+            return "-"
+        if isinstance(value, float):
+            return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+        return str(value)
+
+    lines = ["| " + " | ".join(header for _, header in columns) + " |",
+             "|" + "|".join("---" for _ in columns) + "|"]
+    lines += ["| " + " | ".join(cell(row.get(key)) for key, _ in columns) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+TIMING_COLUMNS = [
+    ("size", "size"),
+    ("library", "library"),
+    ("warm", "warm s (calls)"),
+    ("warm_ratio", "warm x"),
+    ("warm_cpu_s", "warm CPU s"),
+    ("cpu_ratio", "CPU x"),
+    ("cold_s", "cold s"),
+    ("cold_ratio", "cold x"),
+    ("import_setup", "import + setup s"),
+    ("peak_mib", "peak MiB"),
+    ("memory_ratio", "memory x"),
+    ("peak_cold_mib", "peak MiB incl. import"),
+]
+
+
+def timing_rows(cells: list[dict]) -> list[dict]:
+    """Rows of the timing table: each ratio is the library's value / ragmetrics' (same size)."""
+    base = {c["size"]: c for c in cells if c["library"] == "ragmetrics"}
+    rows = []
+    for c in cells:
+        ref = base.get(c["size"])
+
+        def ratio(key, ref=ref, c=c):
+            return c[key] / ref[key] if ref and ref[key] > 0 else None
+
+        row = dict(c)
+        row["warm"] = f"{c['warm_s']:.3g} ({c['warm_calls']})"
+        row["warm_ratio"] = ratio("warm_s")
+        row["cpu_ratio"] = ratio("warm_cpu_s")
+        row["cold_ratio"] = ratio("cold_s")
+        row["memory_ratio"] = ratio("peak_mib")
+        row["import_setup"] = f"{c['import_s']:.2g} + {c['setup_s']:.2g}"
+        rows.append(row)
+    return rows
+
+
+def agreement_rows(agreement: dict) -> list[dict]:
+    rows = []
+    for size, by_peer in agreement.items():
+        for name, found in by_peer.items():
+            row = {"size": size, "library": name, "common": found["common_queries"],
+                   "missing": found["only_in_ragmetrics"] or None}
+            for metric, value in found["max_abs_diff"].items():
+                n = found["differing_queries"][metric]
+                row[metric] = f"{value:.2g} ({n} queries)" if n else f"{value:.0e}"
+            rows.append(row)
+    return rows
+
+
+def agreement_columns() -> list[tuple[str, str]]:
+    return [("size", "size"), ("library", "library"), ("common", "queries compared"),
+            ("missing", "left out by the peer")] + [(m, m) for m in bench_peers.columns(K)]
+
+
+def variant_rows(variants: dict) -> list[dict]:
+    rows = []
+    for name, by_variant in variants.items():
+        row = {"library": name}
+        first = next((v["best_cpu_s"] for v in by_variant.values() if "best_cpu_s" in v), None)
+        for label, found in by_variant.items():
+            if "best_s" in found:
+                row[label] = (f"{found['best_s']:.3g} / {found['best_cpu_s']:.3g} "
+                              f"({found['best_cpu_s'] / first:.2f}x)")
+                if not found["same_means"]:
+                    row[label] += " means differ"
+            else:
+                row[label] = "skipped" if "skipped" in found else found.get("error", "?")
+        rows.append(row)
+    return rows
+
+
+def render(report: dict) -> str:
+    """The printed report: Markdown tables and findings, from the report dict."""
+    options = report.get("data_options", {})
+    quantum = options.get("tie_quantum", bench_data.TIE_QUANTUM)
+    ties = ("no ties" if options.get("ties") is False else
+            f"scores rounded to 2**{math.log2(quantum):.0f}")
+    data_line = (f"data: seed {report.get('seed')}, {ties}, grades 0-3, about 5 relevant a "
+                 "query (20% never retrieved), 1% of the judged queries missing from the run, "
+                 "ids as pandas object")
+    out = [data_line, "", f"## Time and memory, end to end from DataFrames (k = {K})", ""]
+    out.append(markdown_table(timing_rows(report["cells"]), TIMING_COLUMNS))
+    out += ["", (
+        "x = library / ragmetrics, same size, same run. warm: best call (calls made); CPU: "
+        "this process's CPU time (robust to other load; counts all of ranx's threads). "
+        "cold: import + setup (a first call on tiny data: lazy imports, numba compilation) "
+        "+ the first call, in a fresh process. peak MiB: peak RSS above the built input "
+        "during the calls; incl. import: from the import on.")]
+    if report["agreement"]:
+        out += ["", "## Agreement with ragmetrics, per query", "",
+                "max |difference| on the queries both score (queries differing by > 1e-12)", ""]
+        out.append(markdown_table(agreement_rows(report["agreement"]), agreement_columns()))
+    if "explain" in report:
+        out += ["", ("## Why they differ (experiments on the small preset, heavy ties: "
+                     "scores rounded to 2**-6)"), ""]
+        out += explain_lines(report["explain"])
+    if report.get("variants"):
+        size = report.get("variant_size")
+        out += ["", f"## Variants at {size}: row order and id dtype", "",
+                "wall s / CPU s of the best call (CPU time relative to ranked, object ids)", ""]
+        labels = [label for label, _ in VARIANTS]
+        out.append(markdown_table(variant_rows(report["variants"]),
+                                  [("library", "library"), *[(v, v) for v in labels]]))
+    single = report.get("single_query")
+    if single:
+        out += ["", ("## Single query: metrics_over_k(retrieved, relevant, range(1, 51)), "
+                     "all metrics at k = 1..50, 100 retrieved ids"), ""]
+        rows = [{"case": label, "wall": found["us_per_call_wall"],
+                 "cpu": found["us_per_call_cpu"],
+                 "ok": "yes" if found["us_per_call_cpu"] < SINGLE_QUERY_TARGET_US else "NO"}
+                for label, found in single.items()]
+        out.append(markdown_table(rows, [
+            ("case", "relevant"), ("wall", "us per call"), ("cpu", "CPU us per call"),
+            ("ok", f"CPU < {SINGLE_QUERY_TARGET_US:.0f} us")]))
+    out += ["", f"total: {report.get('elapsed_s', 0):.0f} s wall"]
+    return "\n".join(out)
+
+
+def explain_lines(found: dict) -> list[str]:
+    lines = []
+    for label, by_peer in found["data"].items():
+        worst = {name: max(c["max_abs_diff"].values()) for name, c in by_peer.items()}
+        lines.append(f"- {label}: max |diff| " + ", ".join(
+            f"{name} {value:.1e}" for name, value in worst.items()))
+    for name, by_metric in found["ties"].items():
+        parts = [f"{m} {v['differing']}" for m, v in by_metric.items() if isinstance(v, dict)]
+        inside = all(v["differing"] == v["differing_within_tie_bounds"]
+                     for v in by_metric.values() if isinstance(v, dict))
+        total = sum(v["differing"] for v in by_metric.values() if isinstance(v, dict))
+        if total:
+            lines.append(
+                f"- ties, {name}: differing queries " + ", ".join(parts) + "; "
+                + ("every one lies between ragmetrics' ties='pessimistic' and 'optimistic' "
+                   "values, so only the order of tied docs differs" if inside else
+                   "SOME LIE OUTSIDE the tie bounds: not explained by ties"))
+        else:
+            lines.append(f"- ties, {name}: no query differs (same tie rule as trec_eval)")
+        if "mrr_equals_doc_id_ascending_ties" in by_metric:
+            lines.append(
+                f"  - {name}'s RR@{K} equals ragmetrics on the run ordered by score, then doc id "
+                f"ascending (ties='input_order'): max |diff| "
+                f"{by_metric['mrr_equals_doc_id_ascending_ties']:.1e}")
+    for name, by_metric in found["order"].items():
+        changed = sum(by_metric.values())
+        lines.append(f"- row order, {name}: {changed} (query, metric) values change when the "
+                     "run's rows are shuffled" if changed else
+                     f"- row order, {name}: no value changes when the rows are shuffled")
+    for name, m in found["missing"].items():
+        how = ("leaves out the judged queries missing from the run, as ragmetrics' "
+               "missing_from_run='skip'" if m["queries_scored"] < m["judged_queries"] else
+               "scores the judged queries missing from the run 0, as ragmetrics' default "
+               "missing_from_run='zero'")
+        lines.append(
+            f"- missing queries, {name}: {how} ({m['queries_scored']} of {m['judged_queries']} "
+            f"queries scored); |means - ragmetrics' means| with 'skip' "
+            f"{m['means_minus_ragmetrics_skip']:.1e}, with 'zero' "
+            f"{m['means_minus_ragmetrics_zero']:.1e} (the rest: ties)")
+    return lines
+
+
+# -- the run ---------------------------------------------------------------------------
+
+
+def _print(*args) -> None:
+    print(*args, flush=True)
+
+
+def _git_state() -> str:
+    """The commit measured, and whether ragmetrics/ differs from it."""
+    import subprocess
+
+    try:
+        def git(*args):
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                                  check=True, timeout=10).stdout.strip()
+
+        dirty = git("status", "--porcelain", "--", "ragmetrics")
+        return git("rev-parse", "--short", "HEAD") + (" + uncommitted changes" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _machine() -> dict:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"python": platform.python_version(), "platform": platform.platform(),
+            "cpus": os.cpu_count(), "load_average": load,
+            "numpy": np.__version__, "pandas": pd.__version__, "ragmetrics_git": _git_state()}
+
+
+def warm_caches(names: list[str], seed: int) -> None:
+    """One call per library on tiny data, each in a child: fills ranx's numba disk cache."""
+    run, qrels = warmup_data(seed)
+    for name in names:
+        t = time.perf_counter()
+        in_child(bench_peers.run_peer, name, run, qrels, K)
+        _print(f"  {name}: ready in {time.perf_counter() - t:.1f} s")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Benchmark ragmetrics.evaluate against pytrec_eval, ranx and ir_measures.")
+    parser.add_argument("--sizes", default="small,medium,large",
+                        help=f"comma-separated presets from {', '.join(bench_data.PRESETS)}")
+    parser.add_argument("--repeat", type=int, default=3, help="calls per cell (best of)")
+    parser.add_argument("--peers", default=",".join(bench_peers.PEERS),
+                        help="comma-separated libraries (ragmetrics is always included)")
+    parser.add_argument("--json", type=Path, help="write every measurement to this file")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tie-quantum", type=float, default=bench_data.TIE_QUANTUM,
+                        help="scores are rounded to multiples of this power of two (default "
+                             "2**-10: some ties; 2**-6: heavy ties; 0: no ties)")
+    parser.add_argument("--budget", type=float, default=60.0,
+                        help="seconds per (size, library) cell after which repeats stop")
+    parser.add_argument("--max-minutes", type=float, default=9.0,
+                        help="shrink the budgets so that the whole run ends by then (soft: "
+                             "every cell makes at least one call)")
+    parser.add_argument("--variant-size", default="small",
+                        help="preset for the row order and id dtype variants ('none': skip)")
+    parser.add_argument("--no-explain", action="store_true",
+                        help="skip the experiments that explain disagreements")
+    parser.add_argument("--profile", metavar="SIZE",
+                        help="only profile one ragmetrics call at SIZE (top 10 by cumulative time, "
+                             "then by internal time)")
+    parser.add_argument("--warm-caches", action="store_true",
+                        help="only call each library once on tiny data (ranx's numba cache)")
+    return parser.parse_args(argv)
+
+
+def _choose(args) -> tuple[list[str], list[str]]:
+    wanted = ["ragmetrics", *[p for p in args.peers.split(",") if p and p != "ragmetrics"]]
+    for name in wanted:
+        if name not in bench_peers.PEERS:
+            raise SystemExit(f"unknown peer {name!r}; choose from {', '.join(bench_peers.PEERS)}")
+    names = []
+    for name in wanted:
+        if bench_peers.available(name):
+            names.append(name)
+        else:
+            _print(f"note: {bench_peers.install_note(name)}")
+    sizes = [s for s in args.sizes.split(",") if s]
+    for size in [*sizes, *([args.variant_size] if args.variant_size != "none" else [])]:
+        if size not in bench_data.PRESETS:
+            raise SystemExit(f"unknown size {size!r}; choose from {', '.join(bench_data.PRESETS)}")
+    return names, sizes
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    started = time.perf_counter()
+    deadline = started + 60 * args.max_minutes
+    names, sizes = _choose(args)
+    if "ragmetrics" not in names:
+        raise SystemExit("ragmetrics itself cannot be imported: pip install -e .")
+    if args.warm_caches:
+        _print("Warming caches (one call per library on tiny data):")
+        warm_caches(names, args.seed)
+        return 0
+    data_options = ({"tie_quantum": args.tie_quantum} if args.tie_quantum else
+                    {"ties": False})
+    if args.profile:
+        _print(in_child(profile_ragmetrics, args.profile, args.seed, data_options))
+        return 0
+
+    variant_size = None if args.variant_size == "none" else args.variant_size
+    report: dict = {"machine": _machine(), "versions": {n: bench_peers.version(n) for n in names},
+                    "k": K, "seed": args.seed, "repeat": args.repeat,
+                    "data_options": data_options, "cells": [],
+                    "agreement": {}, "variant_size": variant_size, "variants": {}}
+    _print("# ragmetrics benchmark")
+    _print(f"python {report['machine']['python']}, {report['machine']['cpus']} CPUs, load "
+           f"average {', '.join(f'{x:.1f}' for x in report['machine']['load_average'] or ())}")
+    _print("versions: " + ", ".join(f"{n} {v}" for n, v in report["versions"].items())
+           + f" (ragmetrics at {report['machine']['ragmetrics_git']})")
+
+    if not args.no_explain and len(names) > 1:
+        _print("\n[explain] agreement experiments on the small preset ...")
+        report["explain"] = in_child(explain, args.seed, names, HEAVY_TIES)
+    _print("[single query] metrics_over_k ...")
+    report["single_query"] = in_child(time_single_query, args.seed)
+    if variant_size and variant_size not in sizes:
+        for name in names:
+            _print(f"[variants] {name} at {variant_size} ...")
+            report["variants"][name] = in_child(variants_only, name, variant_size, args.seed,
+                                                args.repeat, data_options)
+
+    cells_left = len(sizes) * len(names)
+    for size in sizes:
+        t = time.perf_counter()
+        run, qrels = bench_data.make_data(size, seed=args.seed, **data_options)
+        _print(f"\n[{size}] {bench_data.PRESETS[size]}: {len(run):,} run rows, "
+               f"{len(qrels):,} qrels rows, built in {time.perf_counter() - t:.1f} s")
+        results = {}
+        for name in names:
+            budget = max(0.0, min(args.budget, (deadline - time.perf_counter()) / cells_left))
+            cells_left -= 1
+            try:
+                cell = in_child(measure_cell, name, run, qrels, repeat=args.repeat,
+                                budget=budget, seed=args.seed,
+                                variant_size=size if size == variant_size else None,
+                                data_options=data_options)
+            except RuntimeError as error:
+                _print(f"  {name}: FAILED: {str(error).splitlines()[0]}")
+                continue
+            cell["size"] = size
+            results[name] = cell
+            if "variants" in cell:
+                report["variants"][name] = cell.pop("variants")
+            _print(f"  {name}: cold {cell['cold_s']:.2f} s, warm {cell['warm_s']:.2f} s "
+                   f"(best of {cell['warm_calls']}; CPU {cell['warm_cpu_s']:.2f} s), "
+                   f"peak +{cell['peak_mib']:.0f} MiB")
+        del run, qrels
+        gc.collect()
+        if "ragmetrics" in results:
+            report["agreement"][size] = {
+                name: compare(results["ragmetrics"]["per_query"], cell["per_query"])
+                for name, cell in results.items() if name != "ragmetrics"
+            }
+        for cell in results.values():
+            cell["means"] = cell["means"].to_dict()
+            del cell["per_query"]
+            report["cells"].append(cell)
+
+    report["elapsed_s"] = time.perf_counter() - started
+    _print("\n" + render(report))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str))
+        _print(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
