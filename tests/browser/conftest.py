@@ -6,6 +6,7 @@ The servers are this test session's own processes, stopped by their own PIDs at 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -101,40 +102,46 @@ def notebook_root(tmp_path_factory):
     return tmp_path_factory.mktemp("served")
 
 
+@contextlib.contextmanager
+def _server(name, cmd, env, logs, *, ready_url, probe_http, cwd=None):
+    """Run one server of this test session; stop it, by its own PID, at the end."""
+    with (logs / f"{name}.log").open("w") as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=cwd)
+        try:
+            took = _wait_ready(ready_url, proc, probe_http=probe_http)
+            print(f"\n[browser] {name} ready in {took:.1f} s")
+            yield
+        finally:
+            _stop(proc)
+
+
 @pytest.fixture(scope="session")
 def lab(server_env, notebook_root, tmp_path_factory):
     port = _free_port()
-    log = (tmp_path_factory.mktemp("logs") / "lab.log").open("w")
     cmd = [
         sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
         f"--IdentityProvider.token={TOKEN}", "--ServerApp.ip=127.0.0.1", "--allow-root",
         f"--ServerApp.root_dir={notebook_root}", "--ServerApp.port_retries=0",
     ]
-    proc = subprocess.Popen(cmd, env=server_env, stdout=log, stderr=subprocess.STDOUT)
-    took = _wait_ready(f"http://127.0.0.1:{port}/api/status?token={TOKEN}", proc, probe_http=True)
-    print(f"\n[browser] JupyterLab ready in {took:.1f} s")
-    yield f"http://127.0.0.1:{port}"
-    _stop(proc)
-    log.close()
+    url = f"http://127.0.0.1:{port}"
+    with _server("JupyterLab", cmd, server_env, tmp_path_factory.mktemp("logs"),
+                 ready_url=f"{url}/api/status?token={TOKEN}", probe_http=True):
+        yield url
 
 
 @pytest.fixture(scope="session")
 def voila_server(server_env, notebook_root, tmp_path_factory):
     pytest.importorskip("voila")
     port = _free_port()
-    log = (tmp_path_factory.mktemp("logs") / "voila.log").open("w")
     cmd = [
         sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
         "--Voila.ip=127.0.0.1", f"--token={TOKEN}", "--Voila.port_retries=0",
         f"--Voila.root_dir={notebook_root}",
     ]
-    proc = subprocess.Popen(cmd, env=server_env, stdout=log, stderr=subprocess.STDOUT,
-                            cwd=notebook_root)
-    took = _wait_ready(f"http://127.0.0.1:{port}", proc, probe_http=False)
-    print(f"\n[browser] Voila ready in {took:.1f} s")
-    yield f"http://127.0.0.1:{port}"
-    _stop(proc)
-    log.close()
+    url = f"http://127.0.0.1:{port}"
+    with _server("Voila", cmd, server_env, tmp_path_factory.mktemp("logs"),
+                 ready_url=url, probe_http=False, cwd=notebook_root):
+        yield url
 
 
 @pytest.fixture(scope="session")
