@@ -9,13 +9,15 @@ to per-query recall@10, precision@10, RR@10 (``mrr@10``) and nDCG@10 plus their 
 / ragmetrics time) measured in the same run, and every warm time is a best of N.
 
 For each size and library, one child process, forked once the input is built and before
-the library is imported, measures in this order:
+the library is imported, measures:
 
 - ``import <library>`` (timed), then one call on tiny data (timed as *setup*: the one-time
   costs of a first call, such as lazy imports and numba's compilation);
 - up to ``--repeat`` calls on the input, fewer when they would pass ``--budget`` seconds
-  (or the whole run ``--max-minutes``), at least one. **warm** = the best of them, by the
-  wall clock and by the process's CPU time (which other processes' load does not inflate);
+  (or the whole run ``--max-minutes``), at least one. The calls of the libraries
+  interleave (one call each, round after round), so that a burst of load from other
+  processes hits them alike. **warm** = the best call, by the wall clock and by the
+  process's CPU time (which other processes' load inflates less);
 - **cold** = import + setup + the first call: what a fresh process pays for one evaluation
   (numpy and pandas are already imported: the input is DataFrames);
 - **peak memory above the input**: the child's peak RSS (``resource.getrusage``
@@ -141,59 +143,156 @@ def warmup_data(seed: int):
     return bench_data.make_data("tiny", seed=seed, missing_queries=0.1, tie_quantum=2.0**-6)
 
 
-def measure_cell(name: str, run: pd.DataFrame, qrels: pd.DataFrame, *, repeat: int,
-                 budget: float, seed: int, variant_size: str | None = None,
-                 data_options: dict | None = None) -> dict:
-    """One library on one input, in a fresh child process (see the module docstring).
+class CellWorker:
+    """One library on one input, in a child process of its own, driven call by call.
 
-    ``import`` (timed), one call on tiny data (timed: the one-time costs of a first call,
-    such as lazy imports and numba's compilation), then up to ``repeat`` calls on the input
-    within ``budget`` seconds (at least one). Cold = import + setup + the first call: what
-    a fresh process pays for one evaluation. Warm = the best call.
+    The child is forked once the input is built, before the library is imported. It times
+    ``import <library>`` and one call on tiny data (*setup*: the one-time costs of a first
+    call, such as lazy imports and numba's compilation), then waits. The parent then asks
+    every library's child for one call in turn, round after round, so that the libraries'
+    calls interleave in time and a burst of load from other processes hits them alike.
     """
-    tiny = warmup_data(seed)
-    gc.collect()
-    exact_baseline = _reset_peak()
-    baseline = _rss_peak_kib()
-    start, start_cpu = time.perf_counter(), time.process_time()
-    importlib.import_module(MODULES[name])
-    import_s = time.perf_counter() - start
-    _, setup_s, _ = _timed(name, *tiny)
-    cold_setup_cpu = time.process_time() - start_cpu
-    peak_setup_kib = _rss_peak_kib() - baseline
-    gc.collect()
-    _reset_peak()
-    call_baseline = _rss_peak_kib()
-    walls, cpus = [], []
-    while True:
-        result, wall, cpu = _timed(name, run, qrels)
-        walls.append(wall)
-        cpus.append(cpu)
-        if len(walls) >= repeat or sum(walls) + min(walls) > budget:
-            break
-    peak_calls_kib = _rss_peak_kib() - call_baseline
-    cell = {
-        "library": name,
-        "import_s": import_s,
-        "setup_s": setup_s,
-        "cold_s": import_s + setup_s + walls[0],
-        "cold_cpu_s": cold_setup_cpu + cpus[0],
-        "warm_s": min(walls),
-        "warm_cpu_s": min(cpus),
-        "warm_calls": len(walls),
-        "warm_all_s": walls,
-        "warm_all_cpu_s": cpus,
-        # Peak RSS above the input: during the calls, and from the import on.
-        "peak_mib": max(peak_calls_kib, 0) / 1024,
-        "peak_cold_mib": max(peak_setup_kib, peak_calls_kib + call_baseline - baseline, 0) / 1024,
-        "memory_baseline": "reset" if exact_baseline else "ru_maxrss after input",
-        "per_query": result.per_query,
-        "means": result.means,
-    }
-    if variant_size:
-        cell["variants"] = time_variants(name, variant_size, seed, repeat, result.means,
-                                         data_options)
-    return cell
+
+    def __init__(self, name: str, run: pd.DataFrame, qrels: pd.DataFrame, seed: int):
+        import multiprocessing
+
+        self.name = name
+        context = multiprocessing.get_context("fork")
+        self.conn, child_conn = context.Pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: fork with threads
+            self.process = context.Process(target=_cell_child,
+                                           args=(child_conn, name, run, qrels, seed),
+                                           daemon=True)
+            self.process.start()
+        child_conn.close()
+        self.setup = self._receive()  # import and setup done: the child is ready
+        self.walls: list[float] = []
+        self.cpus: list[float] = []
+
+    def _receive(self):
+        try:
+            status, value = self.conn.recv()
+        except EOFError:
+            status, value = "error", f"{self.name}: the child process died"
+        if status == "error":
+            self.close()
+            raise RuntimeError(value)
+        return value
+
+    def call(self) -> None:
+        self.conn.send(("call",))
+        wall, cpu = self._receive()
+        self.walls.append(wall)
+        self.cpus.append(cpu)
+
+    def variants(self, size: str, seed: int, repeat: int, data_options: dict) -> dict:
+        self.conn.send(("variants", size, seed, repeat, data_options))
+        return self._receive()
+
+    def finish(self) -> dict:
+        """The cell's measurements (and per-query values); ends the child."""
+        self.conn.send(("finish",))
+        done = self._receive()
+        self.close()
+        setup = self.setup
+        return {
+            "library": self.name,
+            "import_s": setup["import_s"],
+            "setup_s": setup["setup_s"],
+            "cold_s": setup["import_s"] + setup["setup_s"] + self.walls[0],
+            "cold_cpu_s": setup["setup_cpu_s"] + self.cpus[0],
+            "warm_s": min(self.walls),
+            "warm_cpu_s": min(self.cpus),
+            "warm_calls": len(self.walls),
+            "warm_all_s": self.walls,
+            "warm_all_cpu_s": self.cpus,
+            "peak_mib": done["peak_calls_mib"],
+            "peak_cold_mib": max(setup["peak_setup_mib"], done["peak_from_import_mib"]),
+            "memory_baseline": setup["memory_baseline"],
+            "per_query": done["per_query"],
+            "means": done["means"],
+        }
+
+    def close(self) -> None:
+        self.conn.close()
+        self.process.join(timeout=60)
+        if self.process.is_alive():  # pragma: no cover - a child that does not exit
+            self.process.kill()
+
+
+def _cell_child(conn, name: str, run: pd.DataFrame, qrels: pd.DataFrame, seed: int) -> None:
+    """The child side of :class:`CellWorker`: answers the parent's requests until finish."""
+    try:
+        tiny = warmup_data(seed)
+        gc.collect()
+        exact_baseline = _reset_peak()
+        baseline = _rss_peak_kib()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        importlib.import_module(MODULES[name])
+        import_s = time.perf_counter() - start
+        _, setup_s, _ = _timed(name, *tiny)
+        conn.send(("ok", {
+            "import_s": import_s,
+            "setup_s": setup_s,
+            "setup_cpu_s": time.process_time() - start_cpu,
+            "peak_setup_mib": max(_rss_peak_kib() - baseline, 0) / 1024,
+            "memory_baseline": "reset" if exact_baseline else "ru_maxrss after input",
+        }))
+        gc.collect()
+        _reset_peak()
+        call_baseline = _rss_peak_kib()
+        result = peak = None
+        while True:
+            request = conn.recv()
+            if request[0] == "call":
+                result, wall, cpu = _timed(name, run, qrels)
+                conn.send(("ok", (wall, cpu)))
+            elif request[0] == "variants":
+                peak = _rss_peak_kib()  # the calls' peak, before the variants' data
+                _, size, variant_seed, repeat, data_options = request
+                conn.send(("ok", time_variants(name, size, variant_seed, repeat, result.means,
+                                               data_options)))
+            else:  # finish
+                peak = _rss_peak_kib() if peak is None else peak
+                conn.send(("ok", {
+                    "peak_calls_mib": max(peak - call_baseline, 0) / 1024,
+                    "peak_from_import_mib": max(peak - baseline, 0) / 1024,
+                    "per_query": result.per_query,
+                    "means": result.means,
+                }))
+                return
+    except BaseException as error:  # noqa: BLE001 - reported to the parent
+        conn.send(("error", f"{name}: {type(error).__name__}: {error}\n{traceback.format_exc()}"))
+
+
+def measure_size(names: list[str], run: pd.DataFrame, qrels: pd.DataFrame, *, repeat: int,
+                 budget: float, seed: int, log=print) -> dict:
+    """Every library on one input: up to ``repeat`` interleaved rounds of one call each.
+
+    A library gets another call while its calls so far plus its fastest one stay within
+    ``budget`` seconds; every library gets at least one.
+    """
+    workers, failed = {}, {}
+    for name in names:
+        try:
+            workers[name] = CellWorker(name, run, qrels, seed)
+        except RuntimeError as error:
+            failed[name] = str(error)
+            log(f"  {name}: FAILED: {str(error).splitlines()[0]}")
+    for round_number in range(max(repeat, 1)):
+        for name, worker in list(workers.items()):
+            if round_number and sum(worker.walls) + min(worker.walls) > budget:
+                continue
+            try:
+                worker.call()
+            except RuntimeError as error:
+                failed[name] = str(error)
+                del workers[name]
+                log(f"  {name}: FAILED: {str(error).splitlines()[0]}")
+    return {"workers": workers, "failed": failed}
 
 
 # -- agreement -----------------------------------------------------------------------
@@ -490,11 +589,11 @@ def render(report: dict) -> str:
                      "all metrics at k = 1..50, 100 retrieved ids"), ""]
         rows = [{"case": label, "wall": found["us_per_call_wall"],
                  "cpu": found["us_per_call_cpu"],
-                 "ok": "yes" if found["us_per_call_cpu"] < SINGLE_QUERY_TARGET_US else "NO"}
+                 "ok": "yes" if min(found.values()) < SINGLE_QUERY_TARGET_US else "NO"}
                 for label, found in single.items()]
         out.append(markdown_table(rows, [
             ("case", "relevant"), ("wall", "us per call"), ("cpu", "CPU us per call"),
-            ("ok", f"CPU < {SINGLE_QUERY_TARGET_US:.0f} us")]))
+            ("ok", f"< {SINGLE_QUERY_TARGET_US:.0f} us (the lower)")]))
     out += ["", f"total: {report.get('elapsed_s', 0):.0f} s wall"]
     return "\n".join(out)
 
@@ -672,22 +771,19 @@ def main(argv=None) -> int:
         run, qrels = bench_data.make_data(size, seed=args.seed, **data_options)
         _print(f"\n[{size}] {bench_data.PRESETS[size]}: {len(run):,} run rows, "
                f"{len(qrels):,} qrels rows, built in {time.perf_counter() - t:.1f} s")
+        budget = max(0.0, min(args.budget, (deadline - time.perf_counter()) / max(cells_left, 1)))
+        cells_left -= len(names)
+        measured = measure_size(names, run, qrels, repeat=args.repeat, budget=budget,
+                                seed=args.seed, log=_print)
         results = {}
-        for name in names:
-            budget = max(0.0, min(args.budget, (deadline - time.perf_counter()) / cells_left))
-            cells_left -= 1
-            try:
-                cell = in_child(measure_cell, name, run, qrels, repeat=args.repeat,
-                                budget=budget, seed=args.seed,
-                                variant_size=size if size == variant_size else None,
-                                data_options=data_options)
-            except RuntimeError as error:
-                _print(f"  {name}: FAILED: {str(error).splitlines()[0]}")
-                continue
+        for name, worker in measured["workers"].items():
+            if size == variant_size:
+                _print(f"  [variants] {name} ...")
+                report["variants"][name] = worker.variants(size, args.seed, args.repeat,
+                                                           data_options)
+            cell = worker.finish()
             cell["size"] = size
             results[name] = cell
-            if "variants" in cell:
-                report["variants"][name] = cell.pop("variants")
             _print(f"  {name}: cold {cell['cold_s']:.2f} s, warm {cell['warm_s']:.2f} s "
                    f"(best of {cell['warm_calls']}; CPU {cell['warm_cpu_s']:.2f} s), "
                    f"peak +{cell['peak_mib']:.0f} MiB")

@@ -250,8 +250,10 @@ class _Engine:
             members = np.repeat(starts, lengths) + _ranks_within(lengths)
             group = np.repeat(np.arange(len(starts)), lengths)
             if conventions.ties == "trec_eval":
-                # Doc id descending as strings: sort the tied ids only, as Python strings.
-                texts = np.asarray([str(d) for d in doc_ids[doc_codes[members]]], dtype=object)
+                # Doc id descending as strings (int ids too, as trec_eval compares them):
+                # sort the tied ids only, as fixed-width unicode, compared in C.
+                tied_ids = np.asarray(doc_ids.take(doc_codes[members]), dtype=object)
+                texts = tied_ids.astype(str)
                 text_rank = np.empty(len(texts), np.int64)
                 text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
                 secondary = -text_rank
