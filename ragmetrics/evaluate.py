@@ -193,8 +193,9 @@ class _Engine:
         # Judged queries, numbered 0..Q-1. Ids are hashed (pd.factorize), never sorted as
         # Python objects row by row; only the Q distinct ids are sorted, for the output.
         q_codes, judged = pd.factorize(qrels.query)
-        seen = set(judged)
-        bare = [q for q in dict.fromkeys(qrels.bare_queries) if q not in seen]
+        judged_set = set(judged)
+        bare = [q for q in dict.fromkeys(qrels.bare_queries) if q not in judged_set]
+        judged_set.update(bare)
         judged = np.asarray([*np.asarray(judged, dtype=object), *bare], dtype=object)
         self.judged = judged
         self.n_queries = n = len(judged)
@@ -204,7 +205,6 @@ class _Engine:
         run_q_codes, run_queries = pd.factorize(run.query)
         run_queries = np.asarray(run_queries, dtype=object)
         to_judged = judged_index.get_indexer(run_queries)
-        judged_set = set(judged)
         self.unjudged = tuple(
             dict.fromkeys(
                 [*run_queries[to_judged < 0], *(q for q in run.bare_queries if q not in judged_set)]
@@ -232,7 +232,6 @@ class _Engine:
             row_q[order], row_score[order], doc_codes[order], row_block[order]
         )
         run_key = row_q.astype(np.int64) * n_docs + doc_codes
-        self.run_order = order
 
         # Grade of each ranked row: a sorted-key lookup into the judgments.
         key_order = np.argsort(qrels_key_all, kind="stable")
