@@ -272,12 +272,9 @@ class _Engine:
         if keep is not None:
             row_q, row_grade, row_block = row_q[keep], row_grade[keep], row_block[keep]
 
-        starts = np.flatnonzero(np.r_[True, row_block[1:] != row_block[:-1]]) if len(
-            row_block) else row_block
-        counts = np.diff(np.r_[starts, len(row_q)])
-        self.row_starts = starts
+        self.row_starts, self.row_counts = _groups(row_block)
         self.row_q = row_q
-        self.row_rank = np.arange(len(row_q)) - np.repeat(starts, counts)  # 0-based
+        self.row_rank = _ranks_within(self.row_counts)  # 0-based
         self.row_grade = row_grade
         self.row_rel = row_grade >= level
         self.row_gain = _gains(row_grade, conventions.gain)
@@ -296,11 +293,7 @@ class _Engine:
         ideal_q, ideal_gain = q_codes[positive], gains[positive]
         ideal_order = np.lexsort((-ideal_gain, ideal_q))
         self.ideal_q, self.ideal_gain = ideal_q[ideal_order], ideal_gain[ideal_order]
-        ideal_starts = np.flatnonzero(np.r_[True, self.ideal_q[1:] != self.ideal_q[:-1]]) if len(
-            self.ideal_q
-        ) else self.ideal_q
-        ideal_counts = np.diff(np.r_[ideal_starts, len(self.ideal_q)])
-        self.ideal_rank = np.arange(len(self.ideal_q)) - np.repeat(ideal_starts, ideal_counts)
+        self.ideal_rank = _ranks_within(_groups(self.ideal_q)[1])
         self._cache: dict = {}
 
         self.natural_order = _natural_key(judged)
@@ -378,10 +371,8 @@ class _Engine:
         rel = self.row_rel if k is None else self.row_rel & (self.row_rank < k)
         found = np.cumsum(rel)
         # Relevant docs found so far within the query: subtract the count before its start.
-        starts = self.row_starts
-        before = np.r_[0, found][starts]
-        counts = np.diff(np.r_[starts, len(self.row_q)])
-        found_in_query = found - np.repeat(before, counts)
+        before = np.r_[0, found][self.row_starts]
+        found_in_query = found - np.repeat(before, self.row_counts)
         precision_at_hit = np.where(rel, found_in_query / (self.row_rank + 1.0), 0.0)
         return self._divide(self._sum(precision_at_hit), self.num_rel)
 
@@ -432,6 +423,12 @@ def _tie_runs(block: np.ndarray, score: np.ndarray):
     edges = np.diff(np.r_[0, same.astype(np.int8), 0])
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
     return starts, ends - starts + 1
+
+
+def _groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, lengths) of the runs of equal codes in ``codes`` (rows grouped already)."""
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else codes
+    return starts, np.diff(np.r_[starts, len(codes)]).astype(np.int64)
 
 
 def _ranks_within(lengths: np.ndarray) -> np.ndarray:
