@@ -34,10 +34,13 @@ class Columns:
     query: pd.Series
     doc: pd.Series
     value: np.ndarray  # float64
-    query_kind: str | None
+    query_kind: str | None  # None: no ids, or not checked yet
     doc_kind: str | None
     # Queries given with no rows at all ({"q2": set()} or {"q2": []}): present, but empty.
     bare_queries: list = field(default_factory=list)
+    # False for a run frame: its ids are checked by the engine, which reads only the rows
+    # the metrics need (a column of ten million doc ids is ten million scattered objects).
+    checked: bool = True
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -46,23 +49,39 @@ def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "")
         raise ValueError(f"{what} has no column {column!r}{hint} (columns: {have})")
 
 
-def _kind(values: pd.Series, column: str, what: str) -> str | None:
-    """'str' or 'int' for a column of ids; anything else is an error naming an example."""
-    dtype = values.dtype
+def check_ids(ids: pd.Series, column: str, what: str, rows: np.ndarray | None = None):
+    """'str' or 'int' for a column of ids (None if empty); raise on a missing or odd id.
+
+    ``rows`` maps positions in ``ids`` to the row numbers named in errors (when ``ids`` is
+    a selection of a frame's rows). One pass over the ids when they are all fine.
+    """
+    dtype = ids.dtype
     if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
-        return "int" if len(values) else None
+        return "int" if len(ids) else None
     if dtype != object and pd.api.types.is_string_dtype(dtype):
-        return "str" if len(values) else None
-    kind = pd.api.types.infer_dtype(values, skipna=False)
+        kind = "string"  # a string dtype can hold missing values, nothing else
+        _check_present(ids, column, what, rows)
+    else:
+        # skipna=False: a None or NaN among the ids makes the answer "mixed".
+        kind = pd.api.types.infer_dtype(ids, skipna=False)
     if kind in ("string", "integer"):
-        return "str" if kind == "string" else "int"
+        return ("str" if kind == "string" else "int") if len(ids) else None
     if kind == "empty":
         return None
-    sample = next((v for v in values if not isinstance(v, str) and not _is_int(v)), values.iloc[0])
+    _check_present(ids, column, what, rows)
+    sample = next((v for v in ids if not isinstance(v, str) and not _is_int(v)), ids.iloc[0])
     raise TypeError(
         f"{what} column {column!r} must hold ids that are all str or all int; "
         f"found {sample!r} ({type(sample).__name__})"
     )
+
+
+def _check_present(ids: pd.Series, column: str, what: str, rows: np.ndarray | None) -> None:
+    missing = ids.isna().to_numpy()
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        row = i if rows is None else int(rows[i])
+        raise ValueError(f"{what} column {column!r} has a missing id in row {row}")
 
 
 def _is_int(v) -> bool:
@@ -89,7 +108,8 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
     return out
 
 
-def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str) -> Columns:
+def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, *,
+                check: bool = True) -> Columns:
     _missing_column(frame, "query_id", what)
     _missing_column(frame, "doc_id", what)
     value_column = next((c for c in value_columns if c in frame.columns), None)
@@ -98,23 +118,19 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str) 
         _missing_column(frame, value_columns[0], what, hint if len(value_columns) > 1 else "")
     query = frame["query_id"].reset_index(drop=True)
     doc = frame["doc_id"].reset_index(drop=True)
-    for column, ids in (("query_id", query), ("doc_id", doc)):
-        missing = ids.isna().to_numpy()
-        if missing.any():
-            i = int(np.flatnonzero(missing)[0])
-            raise ValueError(f"{what} column {column!r} has a missing id in row {i}")
-    q_kind = _kind(query, "query_id", what)
-    d_kind = _kind(doc, "doc_id", what)
+    q_kind = check_ids(query, "query_id", what) if check else None
+    d_kind = check_ids(doc, "doc_id", what) if check else None
     value = _numbers(frame[value_column].reset_index(drop=True), value_column, what, query, doc)
     if value_column == "rank":
         value = -value  # rank 1 is best: sort by -rank as by a score
-    return Columns(query, doc, value, q_kind, d_kind)
+    return Columns(query, doc, value, q_kind, d_kind, checked=check)
 
 
 def run_columns(run) -> Columns:
     """Columns of a run: ``value`` is a score (higher is better)."""
     if isinstance(run, pd.DataFrame):
-        return _from_frame(run, ("score", "rank"), "run")
+        # Ids are checked by the engine, in the rows it reads (see Columns.checked).
+        return _from_frame(run, ("score", "rank"), "run", check=False)
     if not isinstance(run, Mapping):
         raise TypeError(
             "run must be a DataFrame (query_id, doc_id, score or rank), "
@@ -184,15 +200,17 @@ def qrels_columns(qrels) -> Columns:
 def _from_lists(queries: list, docs: list, values: list, bare: list, what: str) -> Columns:
     query = pd.Series(queries, dtype=object)
     doc = pd.Series(docs, dtype=object)
-    q_kind = _kind(pd.Series(queries + bare, dtype=object), "query_id", what)
-    d_kind = _kind(doc, "doc_id", what)
+    q_kind = check_ids(pd.Series(queries + bare, dtype=object), "query_id", what)
+    d_kind = check_ids(doc, "doc_id", what)
     return Columns(query, doc, np.asarray(values, dtype=np.float64), q_kind, d_kind, bare)
 
 
-def check_same_kinds(run: Columns, qrels: Columns) -> None:
-    """``"42"`` and ``42`` never match: refuse such pairs instead of scoring zero overlap."""
-    for attr, column in (("query_kind", "query_id"), ("doc_kind", "doc_id")):
-        a, b = getattr(run, attr), getattr(qrels, attr)
+def check_same_kinds(run_kinds: tuple, qrels_kinds: tuple) -> None:
+    """``"42"`` and ``42`` never match: refuse such pairs instead of scoring zero overlap.
+
+    Each argument is ``(query kind, doc kind)``, a kind being 'str', 'int' or None.
+    """
+    for column, a, b in zip(("query_id", "doc_id"), run_kinds, qrels_kinds, strict=True):
         if a and b and a != b:
             raise TypeError(
                 f"{column} is {a} in the run but {b} in the qrels, so no id would ever match. "
