@@ -129,11 +129,15 @@ def _bins(score: np.ndarray, bits: int) -> np.ndarray | None:
     low = score.min()
     high_rank = max(n - 1 - (n >> bits), 0)
     high = np.partition(score, high_rank)[high_rank]
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        scale = (n_bins - 1) / (high - low) if high > low else 0.0
-    if not (np.isfinite(low) and np.isfinite(high) and np.isfinite(scale)):
-        return None
-    position = np.floor((score - low) * scale)
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = high - low
+        if not (np.isfinite(low) and np.isfinite(span) and span > 0):
+            return None  # infinite scores, a span beyond float range, or (nearly) one score
+        scale = (n_bins - 1) / span
+        if not np.isfinite(scale):
+            return None  # a span so small (subnormal) that the scale overflows
+        # Scores above `high` may overflow to inf here: clipped to the top bin below.
+        position = np.floor((score - low) * scale)
     np.clip(position, 0, n_bins - 1, out=position)
     return (n_bins - 1) - position.astype(np.int64)
 

@@ -23,7 +23,20 @@ TIE_POLICIES = ("trec_eval", "input_order", "optimistic", "pessimistic")
 #:
 #: - ``"error"``: raise, naming the query and the id.
 #: - ``"keep_first"``: keep the highest-ranked copy, drop the rest.
+#:
+#: :func:`ragmetrics.evaluate` looks for repeats in the rows it reads (below): a copy
+#: deeper than that cannot change any value asked for. The per-query functions check the
+#: whole list.
 DUPLICATE_POLICIES = ("error", "keep_first")
+
+# How deep evaluate() reads each query's ranking (not a choice, but a convention all the
+# same): down to the deepest cut-off among the metrics asked for (R-precision: the largest
+# number of relevant docs), plus the rows tied in score with the last of them (a tie rule
+# may rank any of them above it); everything when a metric has no cut-off ("mrr", "map",
+# "ndcg"). Only those rows' doc ids are validated (missing ids, str vs int), matched with
+# the judgments and checked for repeats; scores and query ids are checked in every row.
+# Deeper rows cannot change a value asked for, and not reading their ids is what lets ten
+# million rows take about a second. Ask for an uncut metric to check every row.
 
 #: How to score a query whose golden set has no relevant doc (no grade >= relevance_level).
 #:

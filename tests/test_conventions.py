@@ -10,6 +10,7 @@ expected numbers by hand. The defaults reproduce trec_eval.
 | Tied scores: doc ids compared as str  | test_ties_trec_eval_compares_doc_ids_as_strings  |
 | Duplicate doc ids in a ranking        | test_duplicates_per_query,                       |
 |                                       | test_duplicates_in_evaluate                      |
+| Rows below the deepest cut-off        | test_evaluate_reads_down_to_the_deepest_cut_off  |
 | Empty golden set                      | test_empty_golden_set,                           |
 |                                       | test_empty_golden_set_error                      |
 | Judged query missing from the run     | test_query_missing_from_the_run,                 |
@@ -143,6 +144,35 @@ def test_duplicates_in_evaluate():
     # ranked x, a, for an RR of 1/2.
     last_wins = {"q1": {"a": 0.1, "x": 0.5}}
     assert evaluate(last_wins, qrels, ["mrr"]).per_query.loc["q1", "mrr"] == 1 / 2
+
+
+def test_evaluate_reads_down_to_the_deepest_cut_off():
+    """evaluate reads each query down to its deepest cut-off, plus the rows tied with the
+    last one; deeper doc ids are not read, so a repeat or a missing id there is no error.
+    An uncut metric reads (and checks) every row."""
+    run = pd.DataFrame({
+        "query_id": ["q1"] * 5,
+        "doc_id": ["a", "x", "y", "a", None],
+        "score": [0.9, 0.8, 0.7, 0.6, 0.5],
+    })
+    qrels = {"q1": {"a", "b"}}
+    # Ranks 1-2 read: a, x. The copy of a at rank 4 and the missing id at rank 5 are not.
+    top2 = evaluate(run, qrels, ["precision@2", "recall@2"]).per_query.loc["q1"]
+    assert top2.to_dict() == {"precision@2": 1 / 2, "recall@2": 1 / 2}
+    # Down to rank 4: the repeat is read, and refused.
+    with pytest.raises(ValueError, match=r"doc id 'a' appears more than once .* query 'q1'"):
+        evaluate(run, qrels, ["precision@2", "recall@4"])
+    # An uncut metric reads every row: the missing id (row 4 of the frame) is named.
+    with pytest.raises(ValueError, match=r"run column 'doc_id' has a missing id in row 4"):
+        evaluate(run, qrels, ["mrr"], duplicates="keep_first")
+
+    # A tie across the cut-off is read whole: x (rank 2) and b (rank 3) tie, and the
+    # optimistic rule puts the relevant b at rank 2, which only reading rank 3 can show.
+    tied = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "x", "b"],
+                         "score": [0.9, 0.8, 0.8]})
+    for ties, expected in (("optimistic", 1.0), ("pessimistic", 1 / 2), ("trec_eval", 1 / 2)):
+        got = evaluate(tied, qrels, ["precision@2"], ties=ties).per_query.loc["q1"]
+        assert got["precision@2"] == expected, ties
 
 
 # ---------------------------------------------------------------------------------------------

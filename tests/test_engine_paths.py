@@ -1,0 +1,267 @@
+"""The engine's fast paths give the numbers of its plain path, whatever the input looks like.
+
+:func:`ragmetrics.evaluate` takes shortcuts (``ragmetrics._ranking``, ``ragmetrics._join``):
+it reads each query only down to the deepest cut-off, skips the sort when the run is ranked
+already, finds candidates for the top k with a packed sort of score bins when it is not, and
+matches doc ids through hashes. ``tests/test_evaluate.py`` checks the plain path (every row
+read) against the per-query functions; here every shortcut is checked against
+
+- a reference written out in plain Python (the ranked rows), or
+- the plain path itself: the same call with an uncut metric added reads every row.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ragmetrics._engine as engine
+from ragmetrics import CoverageWarning, evaluate
+from ragmetrics._join import Ids, doc_ids
+from ragmetrics._ranking import _bins, rank_rows
+
+CUT_METRICS = ["recall@3", "precision@2", "hit_rate@1", "mrr@3", "ndcg@3", "map@2"]
+TIES = ("trec_eval", "input_order", "optimistic", "pessimistic")
+
+# Scores with many ties, signed zeros, infinities and extremes (the score bins must cope).
+ODD_SCORES = [0.0, -0.0, 1.0, 1.0 + 2**-52, -1.0, 0.5, np.inf, -np.inf, 1e308, -1e308, 5e-324]
+
+
+# ---------------------------------------------------------------------------------------------
+# Ranked rows: rank_rows against a plain-Python reference
+# ---------------------------------------------------------------------------------------------
+
+
+def reference_ranked_rows(queries: list, scores: list, depth: int | None):
+    """Blocks in order of first appearance; rows by score descending, then row order; the
+    top ``depth`` of each, and every row tied in score with the last of them."""
+    rows, blocks = [], []
+    for block, query in enumerate(dict.fromkeys(queries)):
+        mine = sorted((i for i, q in enumerate(queries) if q == query), key=lambda i: -scores[i])
+        if depth is not None and len(mine) > depth:
+            boundary = scores[mine[depth - 1]]
+            mine = mine[:depth] + [i for i in mine[depth:] if scores[i] == boundary]
+        rows += mine
+        blocks += [block] * len(mine)
+    return rows, blocks
+
+
+@st.composite
+def run_columns(draw):
+    n_queries = draw(st.integers(1, 6))
+    sizes = draw(st.lists(st.integers(1, 12), min_size=n_queries, max_size=n_queries))
+    queries = [f"q{q}" for q, size in enumerate(sizes) for _ in range(size)]
+    score = st.sampled_from(ODD_SCORES) | st.floats(-1e3, 1e3, allow_nan=False)
+    scores = draw(st.lists(score, min_size=len(queries), max_size=len(queries)))
+    layout = draw(st.sampled_from(["ranked", "grouped", "interleaved"]))
+    order = list(range(len(queries)))
+    if layout == "ranked":  # query blocks, each best first
+        order.sort(key=lambda i: (queries[i], -scores[i]))
+    elif layout == "interleaved":
+        order = draw(st.permutations(order))
+    return [queries[i] for i in order], [scores[i] for i in order]
+
+
+@settings(max_examples=300, deadline=None)
+@given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]))
+def test_ranked_rows_equal_the_plain_python_reference(columns, depth):
+    queries, scores = columns
+    ranked = rank_rows(pd.Series(queries, dtype=object), np.array(scores), depth)
+    rows, blocks = reference_ranked_rows(queries, scores, depth)
+    assert ranked.rows.tolist() == rows
+    assert ranked.block.tolist() == blocks
+    np.testing.assert_array_equal(ranked.score, np.array(scores)[rows])
+    assert [queries[h] for h in ranked.heads] == list(dict.fromkeys(queries))
+
+
+def test_candidates_survive_a_score_scale_that_crowds_every_row_into_one_bin():
+    """One huge score makes the bins too coarse to tell the others apart: slower, not wrong."""
+    queries = ["q1"] * 6 + ["q2"] * 6
+    scores = [1e300, 0.3, 0.1, 0.2, 0.6, 0.5, 0.4, 0.9, 0.8, 0.7, 0.2, 0.1]
+    shuffled = np.random.default_rng(0).permutation(len(queries))
+    ranked = rank_rows(pd.Series(np.array(queries, dtype=object)[shuffled]),
+                       np.array(scores)[shuffled], 2)
+    expected, _ = reference_ranked_rows([queries[i] for i in shuffled],
+                                        [scores[i] for i in shuffled], 2)
+    assert ranked.rows.tolist() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(scores=st.lists(st.sampled_from(ODD_SCORES) | st.floats(allow_nan=False), min_size=1,
+                       max_size=50), bits=st.integers(1, 16))
+def test_score_bins_never_put_a_higher_score_in_a_lower_ranked_bin(scores, bits):
+    """The candidate search is exact only if bins are non-increasing in the score."""
+    score = np.array(scores)
+    bins = _bins(score, bits)
+    if bins is None:  # no usable scale: every row is a candidate
+        return
+    order = np.argsort(score, kind="stable")
+    assert (np.diff(bins[order]) <= 0).all()
+    assert bins.min() >= 0 and bins.max() < 2**bits
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluate: the rows read down to a cut-off give what reading every row gives
+# ---------------------------------------------------------------------------------------------
+
+
+def random_case(seed: int, *, n_queries=40, duplicates=False):
+    """A run (tied scores, varied depths, some unjudged queries) and graded qrels."""
+    rng = np.random.default_rng(seed)
+    run, qrels = [], []
+    for q in range(n_queries):
+        depth = int(rng.integers(0, 15))
+        docs = rng.choice(40, size=depth, replace=duplicates)
+        scores = rng.integers(0, 6, size=depth) / 4  # few distinct scores: many ties
+        run += [(f"q{q}", f"d{d}", s) for d, s in zip(docs, scores, strict=True)]
+        if q % 7:  # every 7th query unjudged
+            judged = rng.choice(40, size=int(rng.integers(1, 8)), replace=False)
+            qrels += [(f"q{q}", f"d{d}", int(rng.integers(-1, 4))) for d in judged]
+    qrels += [("q_missing", "d1", 1)]  # judged, absent from the run
+    run = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
+    qrels = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+    return run, qrels
+
+
+def arrange(run: pd.DataFrame, layout: str, seed: int) -> pd.DataFrame:
+    if layout == "ranked":
+        run = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+    elif layout == "interleaved":
+        run = run.iloc[np.random.default_rng(seed).permutation(len(run))]
+    return run.reset_index(drop=True)
+
+
+def with_ids(frame: pd.DataFrame, kind: str) -> pd.DataFrame:
+    if kind == "int":
+        return frame.assign(query_id=frame["query_id"].str[1:].replace("_missing", "999"),
+                            doc_id=frame["doc_id"].str[1:]).astype({"query_id": np.int64,
+                                                                    "doc_id": np.int64})
+    dtype = {"object": object, "str": "str", "arrow": "string[pyarrow]"}[kind]
+    return frame.astype({"query_id": dtype, "doc_id": dtype})
+
+
+def quietly(*args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        return evaluate(*args, **kwargs)
+
+
+def cut_and_full(run, qrels, **conventions):
+    """(metrics read to the cut-off, the same metrics with every row read)."""
+    cut = quietly(run, qrels, CUT_METRICS, **conventions).per_query
+    full = quietly(run, qrels, [*CUT_METRICS, "map"], **conventions).per_query[CUT_METRICS]
+    return cut, full
+
+
+@pytest.mark.parametrize("ids", ["object", "str", "arrow", "int"])
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+@pytest.mark.parametrize("ties", TIES)
+def test_reading_to_the_cut_off_equals_reading_every_row(ties, layout, ids):
+    for seed in range(3):
+        run, qrels = random_case(seed)
+        run, qrels = with_ids(arrange(run, layout, seed), ids), with_ids(qrels, ids)
+        cut, full = cut_and_full(run, qrels, ties=ties)
+        pd.testing.assert_frame_equal(cut, full, check_exact=True)
+        # ... and every layout gives the same numbers as rows in rank order.
+        ranked = quietly(with_ids(arrange(random_case(seed)[0], "ranked", seed), ids), qrels,
+                         CUT_METRICS, ties=ties).per_query
+        if ties != "input_order":  # input order differs between layouts by design
+            pd.testing.assert_frame_equal(cut, ranked, check_exact=True)
+
+
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+def test_keep_first_reads_deeper_when_a_dropped_copy_moves_rows_up(layout):
+    for seed in range(4):
+        run, qrels = random_case(seed, duplicates=True)
+        assert run.duplicated(["query_id", "doc_id"]).any()
+        run = arrange(run, layout, seed)
+        cut, full = cut_and_full(run, qrels, duplicates="keep_first")
+        pd.testing.assert_frame_equal(cut, full, check_exact=True)
+
+
+def test_a_run_of_one_row_per_query_and_an_empty_run():
+    qrels = pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["a", "b"], "relevance": [1, 1]})
+    one_each = pd.DataFrame({"query_id": ["q2", "q1"], "doc_id": ["b", "x"], "score": [1, 2]})
+    values = quietly(one_each, qrels, ["recall@1", "mrr@5"]).per_query
+    assert values.to_dict("index") == {"q1": {"recall@1": 0.0, "mrr@5": 0.0},
+                                       "q2": {"recall@1": 1.0, "mrr@5": 1.0}}
+    empty = one_each.iloc[:0]
+    assert quietly(empty, qrels, ["recall@1"]).summary["recall@1"] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Hash collisions: every match is verified, and a collision means exact codes
+# ---------------------------------------------------------------------------------------------
+
+
+def colliding_doc_ids(column: pd.Series) -> Ids:
+    """The real ids, but every one hashes to 7: all keys of a query collide."""
+    ids = doc_ids(column)
+    return Ids(ids.values, np.full(len(ids.values), 7, dtype=np.int64))
+
+
+@pytest.fixture
+def colliding_hashes(monkeypatch):
+    monkeypatch.setattr(engine, "doc_ids", colliding_doc_ids)
+
+
+@pytest.mark.parametrize("layout", ["ranked", "interleaved"])
+def test_hash_collisions_give_the_same_numbers(layout):
+    run, qrels = random_case(5)
+    run = arrange(run, layout, 5)
+    plain = quietly(run, qrels, [*CUT_METRICS, "map"]).per_query
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "doc_ids", colliding_doc_ids)
+        collided = quietly(run, qrels, [*CUT_METRICS, "map"]).per_query
+    pd.testing.assert_frame_equal(collided, plain, check_exact=True)
+
+
+def test_hash_collisions_do_not_hide_or_invent_repeats(colliding_hashes):
+    qrels = {"q1": {"a": 1, "b": 1}}
+    distinct = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"],
+                             "score": [3, 2, 1]})
+    assert quietly(distinct, qrels, ["recall@3"]).per_query.loc["q1", "recall@3"] == 1.0
+    repeated = distinct.assign(doc_id=["a", "b", "a"])
+    with pytest.raises(ValueError, match=r"doc id 'a' appears more than once .* query 'q1'"):
+        quietly(repeated, qrels, ["recall@3"])
+    judged_twice = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "a"],
+                                 "relevance": [1, 1, 2]})
+    with pytest.raises(ValueError, match=r"qrels judge doc 'a' more than once for query 'q1'"):
+        quietly(distinct, judged_twice, ["recall@3"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Query ids are checked in every row, on every path
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["ranked", "interleaved"])
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_a_missing_query_id_is_named_by_its_row(layout, missing):
+    queries = ["q1", "q1", "q2", "q2"] if layout == "ranked" else ["q1", "q2", "q1", "q2"]
+    queries[3] = missing
+    run = pd.DataFrame({"query_id": queries, "doc_id": list("abcd"), "score": [4, 3, 2, 1]},
+                       dtype=object).astype({"score": float})
+    with pytest.raises(ValueError, match=r"run column 'query_id' has a missing id in row 3"):
+        evaluate(run, {"q1": {"a"}}, ["recall@1"])
+
+
+def test_a_missing_arrow_query_id_is_named_by_its_row():
+    run = pd.DataFrame({"query_id": pd.array(["q1", "q1", None], dtype="string[pyarrow]"),
+                        "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match=r"run column 'query_id' has a missing id in row 2"):
+        evaluate(run, {"q1": {"a"}}, ["recall@1"])
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), ties=st.sampled_from(TIES),
+       layout=st.sampled_from(["ranked", "grouped", "interleaved"]))
+def test_random_runs_read_to_the_cut_off_equal_every_row_read(seed, ties, layout):
+    run, qrels = random_case(seed, n_queries=12)
+    cut, full = cut_and_full(arrange(run, layout, seed), qrels, ties=ties)
+    pd.testing.assert_frame_equal(cut, full, check_exact=True)
