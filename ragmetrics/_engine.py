@@ -51,16 +51,18 @@ class Engine:
         # Judged queries, numbered 0..Q-1. Ids are hashed (pd.factorize), never sorted as
         # Python objects row by row; only the Q distinct ids are sorted, for the output.
         q_codes, judged = pd.factorize(qrels.query)
+        judged = np.asarray(judged, dtype=object)  # Arrow ids too: iterated below
         judged_set = set(judged)
         bare = [q for q in dict.fromkeys(qrels.bare_queries) if q not in judged_set]
         judged_set.update(bare)
-        self.judged = np.asarray([*np.asarray(judged, dtype=object), *bare], dtype=object)
+        self.judged = np.concatenate([judged, np.asarray(bare, dtype=object)])
         self.n_queries = n = len(self.judged)
         self._judged_index = pd.Index(self.judged, dtype=object)
         self.num_rel = np.bincount(q_codes, weights=qrels.value >= level, minlength=n)
         self.empty = self.num_rel == 0
         self._judged_set = judged_set
-        self._qrels, self._q_codes, self._qrels_docs = qrels, q_codes, doc_ids(qrels.doc)
+        self._qrels, self._q_codes, self._qrels_docs = qrels, q_codes, doc_ids(qrels.doc,
+                                                                              "qrels")
 
         depth = read_depth(specs, self.num_rel)
         rows = self._rank(run, depth)
@@ -94,8 +96,8 @@ class Engine:
 
         # Each block's query: judged ones get their code, the rest are reported.
         heads = run.query.take(ranked.heads)
-        query_kind = run.query_kind if run.checked else check_ids(heads, "query_id", "run",
-                                                                rows=ranked.heads)
+        query_kind = run.query_kind if run.queries_checked else check_ids(
+            heads, "query_id", "run", rows=ranked.heads)
         self.query_kind = query_kind or self._qrels.query_kind
         head_ids = heads.to_numpy(dtype=object)
         block_q = self._judged_index.get_indexer(pd.Index(head_ids, dtype=object))
@@ -115,9 +117,8 @@ class Engine:
 
         # Doc ids: only those of the rows read are checked, hashed and matched.
         doc_column = run.doc.take(rows)
-        doc_kind = run.doc_kind if run.checked else check_ids(doc_column, "doc_id", "run", rows=rows)
-        check_same_kinds((query_kind, doc_kind), (self._qrels.query_kind, self._qrels.doc_kind))
-        docs, qrels_docs = doc_ids(doc_column), self._qrels_docs
+        docs, qrels_docs = doc_ids(doc_column, "run", rows), self._qrels_docs
+        check_same_kinds((query_kind, docs.kind), (self._qrels.query_kind, qrels_docs.kind))
         try:
             row_grade = self._grades(row_q, docs, qrels_docs)
         except HashCollision:

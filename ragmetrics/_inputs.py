@@ -35,12 +35,12 @@ class Columns:
     doc: pd.Series
     value: np.ndarray  # float64
     query_kind: str | None  # None: no ids, or not checked yet
-    doc_kind: str | None
     # Queries given with no rows at all ({"q2": set()} or {"q2": []}): present, but empty.
     bare_queries: list = field(default_factory=list)
-    # False for a run frame: its ids are checked by the engine, which reads only the rows
-    # the metrics need (a column of ten million doc ids is ten million scattered objects).
-    checked: bool = True
+    # False for a run frame: its query ids are checked by the engine, once per query.
+    # Doc ids of frames are always checked by the engine, as it hashes them, and only in
+    # the rows it reads (ten million doc ids are ten million scattered objects).
+    queries_checked: bool = True
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -109,7 +109,7 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
 
 
 def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, *,
-                check: bool = True) -> Columns:
+                check_queries: bool = True) -> Columns:
     _missing_column(frame, "query_id", what)
     _missing_column(frame, "doc_id", what)
     value_column = next((c for c in value_columns if c in frame.columns), None)
@@ -118,19 +118,18 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
         _missing_column(frame, value_columns[0], what, hint if len(value_columns) > 1 else "")
     query = frame["query_id"].reset_index(drop=True)
     doc = frame["doc_id"].reset_index(drop=True)
-    q_kind = check_ids(query, "query_id", what) if check else None
-    d_kind = check_ids(doc, "doc_id", what) if check else None
+    q_kind = check_ids(query, "query_id", what) if check_queries else None
     value = _numbers(frame[value_column].reset_index(drop=True), value_column, what, query, doc)
     if value_column == "rank":
         value = -value  # rank 1 is best: sort by -rank as by a score
-    return Columns(query, doc, value, q_kind, d_kind, checked=check)
+    return Columns(query, doc, value, q_kind, queries_checked=check_queries)
 
 
 def run_columns(run) -> Columns:
     """Columns of a run: ``value`` is a score (higher is better)."""
     if isinstance(run, pd.DataFrame):
-        # Ids are checked by the engine, in the rows it reads (see Columns.checked).
-        return _from_frame(run, ("score", "rank"), "run", check=False)
+        # Ids are checked by the engine (see Columns.queries_checked).
+        return _from_frame(run, ("score", "rank"), "run", check_queries=False)
     if not isinstance(run, Mapping):
         raise TypeError(
             "run must be a DataFrame (query_id, doc_id, score or rank), "
@@ -201,8 +200,8 @@ def _from_lists(queries: list, docs: list, values: list, bare: list, what: str) 
     query = pd.Series(queries, dtype=object)
     doc = pd.Series(docs, dtype=object)
     q_kind = check_ids(pd.Series(queries + bare, dtype=object), "query_id", what)
-    d_kind = check_ids(doc, "doc_id", what)
-    return Columns(query, doc, np.asarray(values, dtype=np.float64), q_kind, d_kind, bare)
+    check_ids(doc, "doc_id", what)
+    return Columns(query, doc, np.asarray(values, dtype=np.float64), q_kind, bare)
 
 
 def check_same_kinds(run_kinds: tuple, qrels_kinds: tuple) -> None:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._inputs import check_ids
+
 
 @dataclass
 class Ids:
@@ -23,15 +25,28 @@ class Ids:
 
     values: np.ndarray
     hashes: np.ndarray  # int64
+    kind: str | None = None  # "str", "int", or None when there are no ids
 
 
-def doc_ids(column: pd.Series) -> Ids:
-    """The ids of ``column`` with a hash each (equal ids, equal hashes)."""
+def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None) -> Ids:
+    """The ids of ``column``, checked, with a hash each (equal ids, equal hashes).
+
+    ``what`` ("run" or "qrels") and ``rows`` (row numbers of a selection) name the place
+    of a bad id in the error. The usual case, all ``str``, takes one pass over the ids:
+    ``str.__hash__`` hashes a str and refuses anything else.
+    """
     if column.dtype.kind in "iu":
         values = column.to_numpy(np.int64)
-        return Ids(values, values)
+        return Ids(values, values, "int" if len(values) else None)
     values = column.to_numpy(dtype=object)  # Arrow strings become str here, rows read only
-    return Ids(values, np.fromiter(map(hash, values), np.int64, len(values)))
+    if column.dtype == object:
+        try:
+            hashes = np.fromiter(map(str.__hash__, values), np.int64, len(values))
+            return Ids(values, hashes, "str" if len(values) else None)
+        except TypeError:  # not all str: find out what, and say where
+            pass
+    kind = check_ids(column, "doc_id", what, rows)
+    return Ids(values, np.fromiter(map(hash, values), np.int64, len(values)), kind)
 
 
 def exact_codes(first: Ids, second: Ids) -> tuple[Ids, Ids]:

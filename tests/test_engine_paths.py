@@ -102,7 +102,8 @@ def test_score_bins_never_put_a_higher_score_in_a_lower_ranked_bin(scores, bits)
         return
     order = np.argsort(score, kind="stable")
     assert (np.diff(bins[order]) <= 0).all()
-    assert bins.min() >= 0 and bins.max() < 2**bits
+    assert bins.min() >= 0
+    assert bins.max() < 2**bits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,10 +200,10 @@ def test_a_run_of_one_row_per_query_and_an_empty_run():
 # ---------------------------------------------------------------------------------------------
 
 
-def colliding_doc_ids(column: pd.Series) -> Ids:
+def colliding_doc_ids(column: pd.Series, what: str, rows=None) -> Ids:
     """The real ids, but every one hashes to 7: all keys of a query collide."""
-    ids = doc_ids(column)
-    return Ids(ids.values, np.full(len(ids.values), 7, dtype=np.int64))
+    ids = doc_ids(column, what, rows)
+    return Ids(ids.values, np.full(len(ids.values), 7, dtype=np.int64), ids.kind)
 
 
 @pytest.fixture
