@@ -1,10 +1,13 @@
 """Metrics as curves over the cut-off k, and nDCG taken apart rank by rank (no plotting).
 
-:func:`metrics_over_k` answers "what if k were 1, 2, ..., 50?" for one query in one pass:
+:func:`metric_curves` answers "what if k were 1, 2, ..., 50?" for one query in one pass:
 the query is validated once and scanned once for the ranks of its relevant docs; every
-metric at every k then comes from running totals over those ranks. :func:`ndcg_table` lays out the arithmetic of nDCG@k as a table, one row per rank.
-Both return values equal to the per-query functions of :mod:`ragmetrics.metrics`, to the
-last bit (``tests/test_curves.py`` checks it).
+metric at every k then comes from running totals over those ranks. It returns arrays
+(:class:`MetricCurves`), quick enough for a widget to recompute on every move;
+:func:`metrics_over_k` gives the same numbers as a DataFrame, one row per k.
+:func:`ndcg_table` lays out the arithmetic of nDCG@k as a table, one row per rank.
+Every value they return equals the per-query function's (:mod:`ragmetrics.metrics`) to
+the last bit (``tests/test_curves.py`` checks it).
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import functools
 import math
 import numbers
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -24,7 +28,7 @@ from .metrics import _gain, _if_empty, _Judged
 from .policies import EMPTY_POLICIES, GAIN_POLICIES
 from .registry import METRICS
 
-__all__ = ["metrics_over_k", "ndcg_table"]
+__all__ = ["MetricCurves", "metric_curves", "metrics_over_k", "ndcg_table"]
 
 _DEFAULT_METRICS = ("recall", "precision", "hit_rate", "mrr", "ndcg")
 
@@ -52,8 +56,8 @@ def _log2_rank_plus_1(depth: int) -> tuple[float, ...] | list[float]:
     return [math.log2(rank + 1) for rank in range(1, depth + 1)]
 
 
-def _check_ks(ks: Any) -> tuple[np.ndarray, pd.Index]:
-    """The cut-offs as an int64 array and as the frame's index ``k``.
+def _check_ks(ks: Any) -> range | tuple[int, ...]:
+    """The cut-offs as a range or a tuple of ints: hashable, the key of the cached arrays.
 
     They must be positive ints, at least one, without repeats.
     """
@@ -63,7 +67,7 @@ def _check_ks(ks: Any) -> tuple[np.ndarray, pd.Index]:
         if min(ks[0], ks[-1]) < 1:
             bad = next(k for k in ks if k < 1)  # the first bad value, as the loop would say
             raise ValueError(f"every k in ks must be a positive int (1, 2, ...), got {bad!r}")
-        return _ks_index(tuple(ks))
+        return ks  # its hash is that of (len, start, step): a quick key
     if isinstance(ks, (numbers.Integral, str, bytes)) or not isinstance(ks, Iterable):
         raise TypeError(
             f"ks must be an iterable of positive ints such as range(1, 11), got {ks!r}"
@@ -77,11 +81,18 @@ def _check_ks(ks: Any) -> tuple[np.ndarray, pd.Index]:
     if len(set(values)) != len(values):
         repeated = next(k for i, k in enumerate(values) if k in values[:i])
         raise ValueError(f"ks must not repeat a cut-off; {repeated} appears more than once")
-    return _ks_index(tuple(values))
+    return tuple(values)
 
 
 def _check_metric_names(metrics: Any) -> tuple[str, ...]:
-    names = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    """The metric names as a tuple, each known and none twice."""
+    return _checked_metric_names((metrics,) if isinstance(metrics, str) else tuple(metrics))
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_metric_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    # Cached: the same few tuples come back on every call (a widget's, the defaults), and
+    # checking them costs a microsecond of the 50 a call may take.
     if not names:
         raise ValueError(f"metrics must name at least one of {', '.join(METRICS)}; got none")
     for name in names:
@@ -106,6 +117,146 @@ def _prefix_fsums(terms: list[float]) -> list[float]:
     return [0.0] + [math.fsum(terms[: i + 1]) for i in range(len(terms))]
 
 
+@dataclass(frozen=True, eq=False, slots=True)
+class MetricCurves:
+    """Every metric of one query at many cut-offs k, as read-only numpy arrays.
+
+    What :func:`metric_curves` returns: ``curves[name]`` is one metric's curve, aligned
+    with ``curves.ks``; ``curves.at(k)`` is every metric at one cut-off.
+
+    Attributes
+    ----------
+    ks : numpy.ndarray of int64
+        The cut-offs, in the order given.
+    names : tuple of str
+        The metrics, in the order asked for.
+    values : numpy.ndarray of float64, shape (len(names), len(ks))
+        One row per metric: ``values[i, j]`` is ``names[i]`` at cut-off ``ks[j]``.
+
+    Examples
+    --------
+    Relevant docs at ranks 1 and 3: the top 1 finds one of the two, the top 3 both; the
+    first hit is at rank 1, so the reciprocal rank is 1 at both cut-offs.
+
+    >>> curves = metric_curves(["a", "x", "b"], {"a", "b"}, [1, 3], metrics=["recall", "mrr"])
+    >>> curves.ks, curves.names
+    (array([1, 3]), ('recall', 'mrr'))
+    >>> curves.values
+    array([[0.5, 1. ],
+           [1. , 1. ]])
+    >>> curves["recall"], curves.at(3)
+    (array([0.5, 1. ]), {'recall': 1.0, 'mrr': 1.0})
+    """
+
+    ks: np.ndarray
+    names: tuple[str, ...]
+    values: np.ndarray
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """The curve of metric ``name``: its value at each of :attr:`ks`."""
+        try:
+            return self.values[self.names.index(name)]
+        except ValueError:
+            raise KeyError(f"no curve for {name!r}; the curves are {self.names}") from None
+
+    def at(self, k: int) -> dict[str, float]:
+        """Every metric at cut-off ``k``, which must be one of :attr:`ks`, as Python floats."""
+        k = check_k(k)
+        column = np.flatnonzero(self.ks == k)
+        if not len(column):
+            raise KeyError(f"k={k} is not among the cut-offs {self.ks.tolist()}")
+        return dict(zip(self.names, self.values[:, column[0]].tolist(), strict=True))
+
+
+def metric_curves(
+    retrieved: Iterable,
+    relevant: Any,
+    ks: Iterable[int],
+    *,
+    metrics: Iterable[str] = _DEFAULT_METRICS,
+    gain: str = "linear",
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> MetricCurves:
+    r"""Every metric of one query at every cut-off k, as one array per metric.
+
+    How a metric moves with k is the article's "choosing k" lesson in one picture: recall
+    can only rise with k, precision usually falls, the reciprocal rank jumps once (at the
+    first relevant doc) and then stays. The curve of ``m`` at cut-off ``k`` is exactly
+    what the per-query function returns for that ``k``:
+
+    ===============  ======================================================
+    curve            per-query function at cut-off ``k``
+    ===============  ======================================================
+    ``recall``       ``recall_at_k(retrieved, relevant, k)``
+    ``precision``    ``precision_at_k(retrieved, relevant, k)``
+    ``hit_rate``     ``hit_rate_at_k(retrieved, relevant, k)``
+    ``mrr``          ``reciprocal_rank(retrieved, relevant, k)``
+    ``ndcg``         ``ndcg_at_k(retrieved, relevant, k)``
+    ``map``          ``average_precision(retrieved, relevant, k)``
+    ``r_precision``  ``r_precision(retrieved, relevant)`` (no k: constant)
+    ===============  ======================================================
+
+    The query is validated once and all cut-offs come from running totals over the
+    ranking, e.g. the hits of every k at once:
+
+    .. math:: \mathrm{hits}(k) = \sum_{i=1}^{k} \mathrm{rel}_i, \qquad
+              \mathrm{Recall@}k = \frac{\mathrm{hits}(k)}{R}, \qquad
+              \mathrm{Precision@}k = \frac{\mathrm{hits}(k)}{k}
+
+    This is the quick path the widgets call on every move (all default metrics at
+    k = 1..50 in tens of microseconds); :func:`metrics_over_k` gives the same numbers as
+    a DataFrame.
+
+    Parameters
+    ----------
+    retrieved : iterable of ids
+        The ranking, best first.
+    relevant : set of ids or mapping id -> grade
+        The golden set, as in :func:`ragmetrics.recall_at_k`.
+    ks : iterable of int
+        The cut-offs, positive ints without repeats, e.g. ``range(1, 26)``. They may
+        exceed the ranking's length (the ranking is scored as it is).
+    metrics : sequence of str, default ("recall", "precision", "hit_rate", "mrr", "ndcg")
+        Names from :data:`ragmetrics.METRICS` (without ``@k``), in the order wanted.
+    gain, relevance_level, empty_relevant, duplicates
+        The conventions of :mod:`ragmetrics.policies`, as in the per-query functions.
+
+    Returns
+    -------
+    MetricCurves
+        ``.ks`` (the cut-offs, in the order given), ``.names`` (the metrics), and
+        ``curves[name]``, one float array per metric aligned with ``.ks``.
+
+    Examples
+    --------
+    The article's refund-policy query: relevant chunks at ranks 1, 3 and 5.
+
+    >>> curves = metric_curves(["A", "B", "C", "D", "E"], {"A", "C", "E"}, range(1, 6))
+    >>> curves.ks
+    array([1, 2, 3, 4, 5])
+    >>> curves["recall"].round(3)
+    array([0.333, 0.333, 0.667, 0.667, 1.   ])
+    >>> curves["precision"].round(3)
+    array([1.   , 0.5  , 0.667, 0.5  , 0.6  ])
+
+    Recall climbs at each relevant rank (1, 3, 5); precision dips at each miss (2, 4).
+    One cut-off, every metric, equal to the per-query functions:
+
+    >>> {name: round(value, 3) for name, value in curves.at(5).items()}
+    {'recall': 1.0, 'precision': 0.6, 'hit_rate': 1.0, 'mrr': 1.0, 'ndcg': 0.885}
+    >>> from ragmetrics import ndcg_at_k
+    >>> curves.at(5)["ndcg"] == ndcg_at_k(["A", "B", "C", "D", "E"], {"A", "C", "E"}, 5)
+    True
+    """
+    cut_offs, names = _cut_offs(_check_ks(ks)), _check_metric_names(metrics)
+    values = _score(retrieved, relevant, cut_offs, names, gain, relevance_level,
+                    empty_relevant, duplicates)
+    values.flags.writeable = False  # frozen, as MetricCurves is
+    return MetricCurves(cut_offs.ks, names, values)
+
+
 def metrics_over_k(
     retrieved: Iterable,
     relevant: Any,
@@ -119,43 +270,20 @@ def metrics_over_k(
 ) -> pd.DataFrame:
     r"""Every metric of one query at every cut-off k: one row per k, one column per metric.
 
-    How a metric moves with k is the article's "choosing k" lesson in one picture: recall
-    can only rise with k, precision usually falls, the reciprocal rank jumps once (at the
-    first relevant doc) and then stays. The column for ``m`` at row ``k`` is exactly what
-    the per-query function returns for that ``k``:
+    The numbers of :func:`metric_curves` (which explains them), laid out as a table: the
+    column for ``m`` at row ``k`` is exactly what the per-query function of ``m`` returns
+    for that ``k``, e.g. for recall and precision
 
-    ===============  ======================================================
-    column           per-query function at row ``k``
-    ===============  ======================================================
-    ``recall``       ``recall_at_k(retrieved, relevant, k)``
-    ``precision``    ``precision_at_k(retrieved, relevant, k)``
-    ``hit_rate``     ``hit_rate_at_k(retrieved, relevant, k)``
-    ``mrr``          ``reciprocal_rank(retrieved, relevant, k)``
-    ``ndcg``         ``ndcg_at_k(retrieved, relevant, k)``
-    ``map``          ``average_precision(retrieved, relevant, k)``
-    ``r_precision``  ``r_precision(retrieved, relevant)`` (no k: constant)
-    ===============  ======================================================
-
-    The query is validated once and all cut-offs come from cumulative sums over the
-    ranking, e.g. the hits of every k at once:
-
-    .. math:: \mathrm{hits}(k) = \sum_{i=1}^{k} \mathrm{rel}_i, \qquad
-              \mathrm{Recall@}k = \frac{\mathrm{hits}(k)}{R}, \qquad
+    .. math:: \mathrm{Recall@}k = \frac{\mathrm{hits}(k)}{R}, \qquad
               \mathrm{Precision@}k = \frac{\mathrm{hits}(k)}{k}
+
+    where :math:`\mathrm{hits}(k)` counts the relevant docs in the top k and :math:`R`
+    all relevant docs.
 
     Parameters
     ----------
-    retrieved : iterable of ids
-        The ranking, best first.
-    relevant : set of ids or mapping id -> grade
-        The golden set, as in :func:`ragmetrics.recall_at_k`.
-    ks : iterable of int
-        The cut-offs, positive ints without repeats, e.g. ``range(1, 26)``. They may
-        exceed the ranking's length (the ranking is scored as it is).
-    metrics : sequence of str, default ("recall", "precision", "hit_rate", "mrr", "ndcg")
-        Names from :data:`ragmetrics.METRICS` (without ``@k``); the column order.
-    gain, relevance_level, empty_relevant, duplicates
-        The conventions of :mod:`ragmetrics.policies`, as in the per-query functions.
+    retrieved, relevant, ks, metrics, gain, relevance_level, empty_relevant, duplicates
+        As in :func:`metric_curves`; ``metrics`` gives the column order.
 
     Returns
     -------
@@ -183,19 +311,16 @@ def metrics_over_k(
     >>> bool(curves.loc[5, "ndcg"] == ndcg_at_k(["A", "B", "C", "D", "E"], {"A", "C", "E"}, 5))
     True
     """
-    ks_array, k_index = _check_ks(ks)
-    names = _check_metric_names(metrics)
-    check_choice(gain, GAIN_POLICIES, "gain")
-    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
-    query = _Judged(retrieved, relevant, relevance_level, duplicates)
-    values = np.empty((len(ks_array), len(names)))
-    for column, curve in enumerate(_curves(query, ks_array, names, gain, empty_relevant)):
-        values[:, column] = curve
-    # copy=False: the array is ours. Building an Index costs more than all the arithmetic
-    # above, so both are cached; each frame gets a view, so that renaming one frame's
-    # index (``df.index.name = ...``) cannot rename the cached one.
+    ks_key, names = _check_ks(ks), _check_metric_names(metrics)
+    values = _score(retrieved, relevant, _cut_offs(ks_key), names, gain, relevance_level,
+                    empty_relevant, duplicates)
+    # values is ours and holds one row per metric: its transpose is the frame's block as
+    # is (copy=False). Building an Index costs more than all the arithmetic, so both are
+    # cached; each frame gets a view, so that renaming one frame's index
+    # (``df.index.name = ...``) cannot rename the cached one.
     return pd.DataFrame(
-        values, index=k_index.view(), columns=_column_index(names).view(), copy=False
+        values.T, index=_ks_index(ks_key).view(),
+        columns=_column_index(names).view(), copy=False,
     )
 
 
@@ -204,81 +329,155 @@ def _column_index(names: tuple[str, ...]) -> pd.Index:
     return pd.Index(list(names))
 
 
+class _CutOffs(NamedTuple):
+    ks: np.ndarray  # int64, read-only: shared between calls
+    max_k: int
+
+
 @functools.lru_cache(maxsize=256)
-def _ks_index(ks: tuple[int, ...]) -> tuple[np.ndarray, pd.Index]:
-    """The cut-offs as a read-only int64 array and as an Index named "k" (cached)."""
+def _cut_offs(ks: range | tuple[int, ...]) -> _CutOffs:
+    """The checked cut-offs as an array, and the largest (cached)."""
     ks_array = np.array(ks, dtype=np.int64)
-    ks_array.flags.writeable = False  # shared between calls
-    return ks_array, pd.Index(ks_array, name="k")
+    ks_array.flags.writeable = False
+    return _CutOffs(ks_array, max(ks))
 
 
-def _curves(query: _Judged, ks: np.ndarray, names: tuple[str, ...], gain: str,
-            empty_relevant: str):
-    """Yield one float array per metric name, aligned with ``ks``.
+@functools.lru_cache(maxsize=256)
+def _ks_index(ks: range | tuple[int, ...]) -> pd.Index:
+    """The cut-offs as the frame's index, named "k" (cached)."""
+    return pd.Index(_cut_offs(ks).ks, name="k")
+
+
+def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain: str,
+           relevance_level, empty_relevant: str, duplicates: str) -> np.ndarray:
+    """Validate the options and the query; one row per metric, one column per k.
+
+    ``cut_offs`` and ``names`` are checked already. The checks run in the order of the
+    signature, so the first bad argument is the one named.
+    """
+    check_choice(gain, GAIN_POLICIES, "gain")
+    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
+    query = _Judged(retrieved, relevant, relevance_level, duplicates)
+    return _curve_values(query, *cut_offs, names, gain, empty_relevant)
+
+
+def _count_up_to(ranks: list[int], ks: np.ndarray) -> np.ndarray:
+    """For each k, how many of the sorted ``ranks`` are <= k (one binary search per k)."""
+    return np.array(ranks, dtype=np.int64).searchsorted(ks, side="right")
+
+
+def _curve_values(query: _Judged, ks: np.ndarray, max_k: int, names: tuple[str, ...],
+                  gain: str, empty_relevant: str) -> np.ndarray:
+    """The curve of ``names[i]``, aligned with ``ks``, in row ``i`` of a new float array.
 
     Every metric here changes value only at the ranks of relevant docs (nDCG: of docs
     with a gain). So the ranking is scanned once, in Python (it is short), for those
-    ranks; each cut-off k then finds how many of them it covers with one binary search,
-    and reads a running total at that count.
+    ranks, and each cut-off k finds how many of them it covers, hits@k, with one binary
+    search. Most metrics are a function of that count alone: each is tabulated for
+    0, 1, ..., H hits (a handful of numbers) and the whole table is read at hits@k for
+    every k in one step. Precision then divides by k, and nDCG by the ideal DCG at k.
+    So there are a few numpy calls, each on a whole array, and no Python loop over the
+    ks: at 50 cut-offs a numpy call costs about a microsecond, whatever its size.
     """
-    relevant_ids = query.relevant_ids
-    n_relevant = len(relevant_ids)
-    max_k = int(ks.max())
-    hit_ranks = [rank for rank, doc in enumerate(query.ranking[:max_k], 1) if doc in relevant_ids]
-    hits = np.array(hit_ranks, dtype=np.int64).searchsorted(ks, side="right")  # hits@k
-
-    for name in names:
-        if not n_relevant and not (name == "ndcg" and empty_relevant == "zero"):
-            # No relevant doc: the policy's value at every k. Under "zero" nDCG is still
-            # computed from the grades, which ignore relevance_level (as ndcg_at_k does).
-            value = _if_empty(query, empty_relevant, article_value=_ARTICLE_VALUE[name])
-            yield np.full(len(ks), value)
-        elif name == "recall":
-            yield hits / n_relevant
-        elif name == "precision":
-            yield hits / ks
-        elif name == "hit_rate":
-            yield (hits > 0).astype(np.float64)
-        elif name == "mrr":
-            first = hit_ranks[0] if hit_ranks else max_k + 1
-            yield np.where(ks >= first, 1.0 / first, 0.0)
-        elif name == "map":
-            # Precision at the i-th hit is i / its rank; summed left to right, as
-            # average_precision's loop does, so the bits agree.
-            precision_at_hits = [i / rank for i, rank in enumerate(hit_ranks, 1)]
-            totals = np.array(list(accumulate(precision_at_hits, initial=0.0)))
-            yield totals[hits] / n_relevant
-        elif name == "r_precision":
-            # The top R, which may reach past the largest k.
-            found = sum(doc in relevant_ids for doc in query.ranking[:n_relevant])
-            yield np.full(len(ks), found / n_relevant)
-        elif name == "ndcg":
-            yield _ndcg_curve(query, ks, max_k, hit_ranks, hits, gain)
-        else:  # pragma: no cover - _check_metric_names lets only known names through
-            raise AssertionError(name)
+    if not query.relevant_ids:
+        return _curves_without_relevant_docs(query, ks, max_k, names, gain, empty_relevant)
+    hit_ranks = [rank for rank, doc in enumerate(query.ranking[:max_k], 1)
+                 if doc in query.relevant_ids]
+    table = [_by_hit_count(name, query, hit_ranks, max_k, gain) for name in names]
+    values = np.array(table).take(_count_up_to(hit_ranks, ks), axis=1)
+    if "precision" in names:
+        precision = values[names.index("precision")]
+        np.divide(precision, ks, out=precision)
+    if "ndcg" in names:
+        _finish_ndcg_curve(values[names.index("ndcg")], query, ks, max_k, gain)
+    return values
 
 
-def _ndcg_curve(query: _Judged, ks: np.ndarray, max_k: int, hit_ranks: list[int],
-                hits: np.ndarray, gain: str) -> np.ndarray:
-    grades = query.grades
-    ranking = query.ranking
-    positive = [g for g in grades.values() if g > 0]
-    if not positive:  # no gain anywhere: IDCG = 0, and nDCG is 0 by definition
-        return np.zeros(len(ks))
+def _by_hit_count(name: str, query: _Judged, hit_ranks: list[int], max_k: int,
+                  gain: str) -> list[float]:
+    """Metric ``name`` when the top k holds 0, 1, ..., H of the H ``hit_ranks``.
+
+    Precision's entries are the count itself, to be divided by k; nDCG's are DCG, to be
+    divided by the ideal DCG at k. Each entry is computed as the per-query function
+    computes it, so the bits agree.
+    """
+    counts = range(len(hit_ranks) + 1)
+    n_relevant = len(query.relevant_ids)
+    if name == "recall":
+        return [h / n_relevant for h in counts]
+    if name == "precision":
+        return list(map(float, counts))  # exact, so float(h) / k rounds once, as h / k does
+    if name == "hit_rate":
+        return [0.0] + [1.0] * len(hit_ranks)
+    if name == "mrr":  # only the first hit counts
+        return ([0.0] + [1.0 / hit_ranks[0]] * len(hit_ranks)) if hit_ranks else [0.0]
+    if name == "ndcg":
+        return _dcg_by_count(query, hit_ranks, max_k, gain)
+    if name == "map":
+        # Precision at the i-th hit is i / its rank; summed left to right, as
+        # average_precision's loop does.
+        precision_at_hits = [i / rank for i, rank in enumerate(hit_ranks, 1)]
+        return [total / n_relevant for total in accumulate(precision_at_hits, initial=0.0)]
+    if name == "r_precision":
+        # The top R, which may reach past the largest k: the same at every k.
+        found = sum(doc in query.relevant_ids for doc in query.ranking[:n_relevant])
+        return [found / n_relevant] * len(counts)
+    raise AssertionError(name)  # pragma: no cover - _check_metric_names lets only known names
+
+
+def _curves_without_relevant_docs(query: _Judged, ks: np.ndarray, max_k: int,
+                                  names: tuple[str, ...], gain: str,
+                                  empty_relevant: str) -> np.ndarray:
+    """The curves of a query with no relevant doc: the ``empty_relevant`` policy's value.
+
+    Under "zero" nDCG is still computed from the grades, which ignore relevance_level (as
+    :func:`ragmetrics.ndcg_at_k` does): a doc graded below the level still gains.
+    """
+    values = np.empty((len(names), len(ks)))
+    for name, row in zip(names, values, strict=True):
+        if name == "ndcg" and empty_relevant == "zero":
+            row.fill(0.0)  # the DCG of no hit; _finish_ndcg_curve adds the other gains
+            _finish_ndcg_curve(row, query, ks, max_k, gain)
+        else:
+            row.fill(_if_empty(query, empty_relevant, article_value=_ARTICLE_VALUE[name]))
+    return values
+
+
+def _dcg_by_count(query: _Judged, ranks: list[int], max_k: int, gain: str) -> list[float]:
+    """DCG of a top k that holds the first 0, 1, ..., len(ranks) docs of ``ranks``.
+
+    Each prefix is summed with :func:`math.fsum`, as :func:`ragmetrics.dcg_at_k` sums.
+    """
     discounts = _log2_rank_plus_1(max_k)
-    if len(positive) == len(query.relevant_ids):
-        # Every doc with a gain is relevant (the usual case): reuse the hit ranks.
-        gain_ranks, covered = hit_ranks, hits
-    else:  # some grades are below relevance_level but still gain (as in trec_eval)
-        gain_ranks = [r for r, doc in enumerate(ranking[:max_k], 1) if grades.get(doc, 0) > 0]
-        covered = np.array(gain_ranks, dtype=np.int64).searchsorted(ks, side="right")
-    terms = [_gain(grades[ranking[r - 1]], gain) / discounts[r - 1] for r in gain_ranks]
-    dcg = np.array(_prefix_fsums(terms))[covered]
+    grades, ranking = query.grades, query.ranking
+    return _prefix_fsums([_gain(grades[ranking[r - 1]], gain) / discounts[r - 1] for r in ranks])
 
+
+def _finish_ndcg_curve(row: np.ndarray, query: _Judged, ks: np.ndarray, max_k: int,
+                       gain: str) -> None:
+    r"""Turn ``row``, DCG@k read at the hits, into nDCG@k in place.
+
+    .. math:: \mathrm{nDCG@}k = \frac{\mathrm{DCG@}k}{\mathrm{IDCG@}k}
+
+    The ideal ranks every doc with a gain, best first; its DCG is tabulated for depths
+    0, 1, ..., L (L docs with a gain) and read at min(k, L).
+    """
+    positive = [g for g in query.grades.values() if g > 0]
+    if not positive:  # no gain anywhere: DCG = IDCG = 0, and nDCG is 0 by definition
+        return
+    if len(positive) != len(query.relevant_ids):
+        # Some docs graded below relevance_level still gain (as in trec_eval): DCG also
+        # changes at their ranks, not only at the hits. (Relevant docs all have a gain,
+        # so equal counts mean the same docs.)
+        gain_ranks = [r for r, doc in enumerate(query.ranking[:max_k], 1)
+                      if query.grades.get(doc, 0) > 0]
+        dcg = np.array(_dcg_by_count(query, gain_ranks, max_k, gain))
+        dcg.take(_count_up_to(gain_ranks, ks), out=row)
     ideal = sorted(positive, reverse=True)[:max_k]
-    ideal_terms = [_gain(g, gain) / discounts[i] for i, g in enumerate(ideal)]
-    idcg = np.array(_prefix_fsums(ideal_terms))[np.minimum(ks, len(ideal))]
-    return dcg / idcg  # IDCG > 0 at every k >= 1: the best gain is positive
+    discounts = _log2_rank_plus_1(len(ideal))
+    ideal_terms = [_gain(g, gain) / d for g, d in zip(ideal, discounts, strict=True)]
+    idcg = np.array(_prefix_fsums(ideal_terms)).take(ks, mode="clip")  # at min(k, L)
+    np.divide(row, idcg, out=row)  # IDCG > 0 at every k >= 1: the best gain is positive
 
 
 def ndcg_table(

@@ -190,3 +190,39 @@ def test_the_agreement_table_shows_differences_and_missing_queries():
                                      [("library", "library"), ("missing", "missing"),
                                       ("recall@10", "recall@10")])
     assert "| peer | 1 | 0.25 (1 queries) |" in table
+
+
+def test_the_single_query_rows_judge_only_the_array_core_against_the_target():
+    single = {
+        "binary (set of 5)": {
+            "metric_curves": {"us_per_call_wall": 42.0, "us_per_call_cpu": 60.0},
+            "metrics_over_k": {"us_per_call_wall": 71.0, "us_per_call_cpu": 73.0},
+        },
+        "graded (dict of 5)": {
+            "metric_curves": {"us_per_call_wall": 55.0, "us_per_call_cpu": 52.0},
+            "metrics_over_k": {"us_per_call_wall": 20.0, "us_per_call_cpu": 20.0},
+        },
+    }
+    rows = bench_run.single_query_rows(single)
+    assert [(r["case"][:6], r["function"], r["ok"]) for r in rows] == [
+        ("binary", "metric_curves", "yes"),  # the lower of wall and CPU time is under 50 us
+        ("binary", "metrics_over_k", None),  # the DataFrame wrapper has no target
+        ("graded", "metric_curves", "NO"),
+        ("graded", "metrics_over_k", None),
+    ]
+    assert rows[0]["wall"] == 42.0
+    assert rows[0]["cpu"] == 60.0
+
+
+def test_single_query_timing_covers_both_functions_and_both_golden_sets(monkeypatch):
+    import timeit
+
+    # One call per round instead of autorange's 0.2 s: the keys are checked, not the speed.
+    monkeypatch.setattr(timeit.Timer, "autorange", lambda self: (1, 0.0))
+    found = bench_run.time_single_query(seed=0)
+    assert list(found) == ["binary (set of 5)", "graded (dict of 5)"]
+    for by_function in found.values():
+        assert list(by_function) == list(bench_run.SINGLE_QUERY_FUNCTIONS)
+        for timing in by_function.values():
+            assert set(timing) == {"us_per_call_wall", "us_per_call_cpu"}
+            assert all(value > 0 for value in timing.values())

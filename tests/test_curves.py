@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragmetrics.curves import metrics_over_k, ndcg_table
+from ragmetrics.curves import MetricCurves, metric_curves, metrics_over_k, ndcg_table
 from ragmetrics.examples import example_names, load_example
 from ragmetrics.metrics import (
     average_precision,
@@ -125,6 +126,92 @@ def test_random_queries_equal_per_query_functions(query):
     assert_equals_per_query(curves, retrieved, relevant, **options)
 
 
+@st.composite
+def array_queries(draw):
+    """queries(), widened: str ids too, repeated ids, every empty_relevant policy, and
+    metrics in any order."""
+    retrieved, relevant, ks, options = draw(queries())
+    if draw(st.booleans()):  # str ids, the usual kind
+        retrieved = [f"d{i}" for i in retrieved]
+        relevant = ({f"d{i}": g for i, g in relevant.items()} if isinstance(relevant, dict)
+                    else {f"d{i}" for i in relevant})
+    if retrieved and draw(st.booleans()):  # copies of ranked ids, lower down
+        retrieved = retrieved + draw(st.lists(st.sampled_from(retrieved), max_size=4))
+        options["duplicates"] = "keep_first"
+    options["empty_relevant"] = draw(st.sampled_from(["zero", "article", "skip", "error"]))
+    metrics = draw(st.permutations(ALL_METRICS))[: draw(st.integers(1, len(ALL_METRICS)))]
+    return retrieved, relevant, ks, tuple(metrics), options
+
+
+def has_a_relevant_doc(relevant, relevance_level):
+    grades = relevant.values() if isinstance(relevant, dict) else [1] * len(relevant)
+    return any(g >= relevance_level for g in grades)
+
+
+@settings(max_examples=150, deadline=None)
+@given(array_queries())
+def test_random_queries_arrays_equal_the_frame_and_per_query_functions(query):
+    retrieved, relevant, ks, metrics, options = query
+    if options["empty_relevant"] == "error" and not has_a_relevant_doc(
+        relevant, options["relevance_level"]
+    ):
+        # No relevant doc, and the policy says so: all three refuse, in the same words.
+        messages = set()
+        for call in (lambda: metric_curves(retrieved, relevant, ks, metrics=metrics, **options),
+                     lambda: metrics_over_k(retrieved, relevant, ks, metrics=metrics, **options),
+                     lambda: per_query(metrics[0], retrieved, relevant, ks[0], **options)):
+            with pytest.raises(ValueError, match="no relevant doc") as refused:
+                call()
+            messages.add(str(refused.value))
+        assert len(messages) == 1
+        return
+    curves = metric_curves(retrieved, relevant, ks, metrics=metrics, **options)
+    frame = metrics_over_k(retrieved, relevant, ks, metrics=metrics, **options)
+    assert curves.ks.tolist() == frame.index.tolist() == ks
+    assert curves.names == tuple(frame.columns) == metrics
+    # Exact equality (NaN matches NaN): the frame is the arrays, turned.
+    np.testing.assert_array_equal(curves.values, frame.to_numpy().T)
+    assert_equals_per_query(frame, retrieved, relevant, **options)
+
+
+def test_curves_are_read_only_arrays_by_metric_and_by_k():
+    curves = metric_curves(["a", "x", "b"], {"a", "b"}, range(1, 4),
+                           metrics=["precision", "recall"])
+    assert isinstance(curves, MetricCurves)
+    assert curves.ks.dtype == np.int64
+    assert curves.values.shape == (2, 3)
+    assert curves["precision"].tolist() == [1.0, 0.5, 2 / 3]
+    assert curves["recall"].tolist() == [0.5, 0.5, 1.0]
+    assert curves.at(2) == {"precision": 0.5, "recall": 0.5}
+    assert all(type(value) is float for value in curves.at(3).values())
+    for array in (curves.ks, curves.values, curves["recall"]):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        curves.values = np.zeros((2, 3))
+    with pytest.raises(KeyError, match="no curve for 'ndcg'"):
+        curves["ndcg"]
+    with pytest.raises(KeyError, match=r"k=5 is not among the cut-offs \[1, 2, 3\]"):
+        curves.at(5)
+    with pytest.raises(ValueError, match="k must be a positive int"):
+        curves.at(0)
+
+
+def test_frames_stay_writable_and_their_own():
+    # The arrays are read-only; a frame from metrics_over_k is an ordinary, editable one.
+    frame = metrics_over_k(["a", "x"], {"a"}, [1, 2], metrics=["recall"])
+    frame.loc[1, "recall"] = 0.25
+    assert frame["recall"].tolist() == [0.25, 1.0]
+    assert metrics_over_k(["a", "x"], {"a"}, [1, 2], metrics=["recall"])["recall"].tolist() == [
+        1.0, 1.0
+    ]
+
+
+def test_a_generator_of_metric_names_is_read_once():
+    names = (name for name in ["ndcg", "recall"])
+    assert metric_curves(["a"], {"a"}, [1], metrics=names).names == ("ndcg", "recall")
+
+
 def test_r_precision_sees_past_the_largest_k():
     # R = 4 relevant docs; the 4th rank holds one, beyond the largest k = 2.
     curves = metrics_over_k(["a", "x", "y", "b"], {"a", "b", "c", "d"}, [1, 2],
@@ -211,9 +298,13 @@ def test_renaming_one_frame_leaves_the_next_alone():
     assert second.columns.name is None
 
 
-# -- metrics_over_k: validation ------------------------------------------------------
+# -- metric_curves and metrics_over_k: validation ------------------------------------
+
+# Both entry points validate the same way, with the same words.
+BOTH = pytest.mark.parametrize("function", [metric_curves, metrics_over_k])
 
 
+@BOTH
 @pytest.mark.parametrize(
     ("ks", "error", "message"),
     [
@@ -229,11 +320,12 @@ def test_renaming_one_frame_leaves_the_next_alone():
         ([1, 2, 1], ValueError, "1 appears more than once"),
     ],
 )
-def test_bad_ks_are_named(ks, error, message):
+def test_bad_ks_are_named(function, ks, error, message):
     with pytest.raises(error, match=message):
-        metrics_over_k(["a"], {"a"}, ks)
+        function(["a"], {"a"}, ks)
 
 
+@BOTH
 @pytest.mark.parametrize(
     ("metrics", "message"),
     [
@@ -243,22 +335,90 @@ def test_bad_ks_are_named(ks, error, message):
         (["mrr", "mrr"], "'mrr' is requested twice"),
     ],
 )
-def test_bad_metric_names_are_named(metrics, message):
+def test_bad_metric_names_are_named(function, metrics, message):
     with pytest.raises(ValueError, match=message):
-        metrics_over_k(["a"], {"a"}, [1], metrics=metrics)
+        function(["a"], {"a"}, [1], metrics=metrics)
 
 
-def test_bad_options_are_named():
+@BOTH
+def test_bad_options_are_named(function):
     with pytest.raises(ValueError, match=r"gain must be one of .* got 'log'"):
-        metrics_over_k(["a"], {"a"}, [1], gain="log")
+        function(["a"], {"a"}, [1], gain="log")
     with pytest.raises(ValueError, match=r"empty_relevant must be one of .* got 'nan'"):
-        metrics_over_k(["a"], {"a"}, [1], empty_relevant="nan")
+        function(["a"], {"a"}, [1], empty_relevant="nan")
     with pytest.raises(ValueError, match="relevance_level must be > 0"):
-        metrics_over_k(["a"], {"a"}, [1], relevance_level=0)
+        function(["a"], {"a"}, [1], relevance_level=0)
     with pytest.raises(TypeError, match="retrieved must be a list of ids"):
-        metrics_over_k("abc", {"a"}, [1])
-    with pytest.raises(TypeError, match=r"retrieved ids are int .* relevant ids are str"):
-        metrics_over_k([1, 2], {"1"}, [1])
+        function("abc", {"a"}, [1])
+    with pytest.raises(ValueError, match=r"duplicates must be one of .* got 'last'"):
+        function(["a"], {"a"}, [1], duplicates="last")
+    with pytest.raises(ValueError, match="'a' appears more than once"):
+        function(["a", "a"], {"a"}, [1])
+    with pytest.raises(ValueError, match="no relevant doc"):
+        function(["a"], {"a": 0}, [1], empty_relevant="error")
+
+
+@BOTH
+def test_the_first_bad_argument_is_the_one_named(function):
+    # Checked in the order of the signature: ks, metrics, gain, ..., then the query.
+    with pytest.raises(ValueError, match="at least one cut-off"):
+        function("abc", {"a"}, [], metrics=["nope"], gain="log")
+    with pytest.raises(ValueError, match="unknown metric 'nope'"):
+        function("abc", {"a"}, [1], metrics=["nope"], gain="log")
+    with pytest.raises(ValueError, match="gain must be one of"):
+        function("abc", {"a"}, [1], gain="log", empty_relevant="nan")
+    with pytest.raises(ValueError, match="empty_relevant must be one of"):
+        function("abc", {"a"}, [1], empty_relevant="nan")
+
+
+# The message of every ragmetrics function for ids that can never match: it names both
+# kinds, with an example of each (the last id of that kind on its side).
+KIND_MESSAGE = (
+    "retrieved ids are {} but relevant ids are {}; ids of different kinds are refused, "
+    "since '42' never equals 42 and every metric would silently be 0. Convert one side, "
+    "e.g. [str(x) for x in retrieved]."
+)
+
+
+@BOTH
+@pytest.mark.parametrize(
+    ("retrieved", "relevant", "kinds"),
+    [
+        ([1, 2], {"1"}, ("int (e.g. 2)", "str (e.g. '1')")),
+        (["1", "2"], {1: 2, 3: 1}, ("str (e.g. '2')", "int (e.g. 3)")),
+        ([True, False], {1}, ("bool (e.g. False)", "int (e.g. 1)")),  # True == 1, yet refused
+        ([np.int64(1)], {"1"}, ("int (e.g. np.int64(1))", "str (e.g. '1')")),
+        ([1.0], {1}, ("float (e.g. 1.0)", "int (e.g. 1)")),
+    ],
+)
+def test_ids_of_different_kinds_are_refused_in_the_same_words(function, retrieved, relevant,
+                                                               kinds):
+    with pytest.raises(TypeError) as refused:
+        function(retrieved, relevant, [1])
+    assert str(refused.value) == KIND_MESSAGE.format(*kinds)
+    with pytest.raises(TypeError) as per_query_function:
+        recall_at_k(retrieved, relevant, 1)
+    assert str(per_query_function.value) == str(refused.value)
+
+
+class DocName(str):
+    """A str subclass: the quick kind check does not know it, the full check does."""
+
+
+@pytest.mark.parametrize(
+    ("retrieved", "relevant"),
+    [
+        (["b", "a"], {"a"}),  # plain str: the quick check
+        ([2, 1], {1: 1}),  # plain int: the quick check
+        ([np.int64(2), np.int64(1)], {1}),  # numpy ints are ints
+        ([DocName("b"), DocName("a")], {"a"}),
+        (["b", 1], {1, "z"}),  # mixed kinds pass when the sides share one
+        ([2.0, 1.0], {1.0}),  # floats on both sides
+    ],
+)
+def test_ids_of_a_shared_kind_are_scored(retrieved, relevant):
+    curves = metric_curves(retrieved, relevant, [1, 2], metrics=["hit_rate"])
+    assert curves["hit_rate"].tolist() == [0.0, 1.0]
 
 
 # -- ndcg_table ----------------------------------------------------------------------

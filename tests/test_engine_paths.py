@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -142,7 +143,8 @@ def with_ids(frame: pd.DataFrame, kind: str) -> pd.DataFrame:
         return frame.assign(query_id=frame["query_id"].str[1:].replace("_missing", "999"),
                             doc_id=frame["doc_id"].str[1:]).astype({"query_id": np.int64,
                                                                     "doc_id": np.int64})
-    dtype = {"object": object, "str": "str", "arrow": "string[pyarrow]"}[kind]
+    dtype = {"object": object, "str": "str", "arrow": "string[pyarrow]",
+             "arrow_dtype": pd.ArrowDtype(pa.large_string())}[kind]
     return frame.astype({"query_id": dtype, "doc_id": dtype})
 
 
@@ -159,7 +161,7 @@ def cut_and_full(run, qrels, **conventions):
     return cut, full
 
 
-@pytest.mark.parametrize("ids", ["object", "str", "arrow", "int"])
+@pytest.mark.parametrize("ids", ["object", "str", "arrow", "arrow_dtype", "int"])
 @pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
 @pytest.mark.parametrize("ties", TIES)
 def test_reading_to_the_cut_off_equals_reading_every_row(ties, layout, ids):
