@@ -189,10 +189,6 @@ class CellWorker:
         self.walls.append(wall)
         self.cpus.append(cpu)
 
-    def variants(self, size: str, seed: int, repeat: int, data_options: dict) -> dict:
-        self.conn.send(("variants", size, seed, repeat, data_options))
-        return self._receive()
-
     def finish(self) -> dict:
         """The cell's measurements (and per-query values); ends the child."""
         self.conn.send(("finish",))
@@ -245,19 +241,14 @@ def _cell_child(conn, name: str, run: pd.DataFrame, qrels: pd.DataFrame, seed: i
         gc.collect()
         _reset_peak()
         call_baseline = _rss_peak_kib()
-        result = peak = None
+        result = None
         while True:
             request = conn.recv()
             if request[0] == "call":
                 result, wall, cpu = _timed(name, run, qrels)
                 conn.send(("ok", (wall, cpu)))
-            elif request[0] == "variants":
-                peak = _rss_peak_kib()  # the calls' peak, before the variants' data
-                _, size, variant_seed, repeat, data_options = request
-                conn.send(("ok", time_variants(name, size, variant_seed, repeat, result.means,
-                                               data_options)))
             else:  # finish
-                peak = _rss_peak_kib() if peak is None else peak
+                peak = _rss_peak_kib()
                 conn.send(("ok", {
                     "peak_calls_mib": max(peak - call_baseline, 0) / 1024,
                     "peak_from_import_mib": max(peak - baseline, 0) / 1024,
@@ -376,38 +367,35 @@ def explain(seed: int, peer_names: list[str], tie_quantum: float = bench_data.TI
 # -- variants and the single-query path -------------------------------------------------
 
 
-def time_variants(name: str, size: str, seed: int, repeat: int,
-                  means: pd.Series | None = None, data_options: dict | None = None) -> dict:
-    """Best of ``repeat`` (wall and CPU) of one library on each variant of the data.
+def variants_for(size: str, first: bool) -> list[tuple[str, dict]]:
+    """The variants timed at ``size``: all at the first variant size, then row order only.
 
-    Runs where the library is already imported and warmed up. ``same_means`` says whether
-    the variant's means equal ``means`` (default: the first variant's) to 1e-12.
+    The id dtype changes the cost of reading ids, the same at any size; the row order
+    changes how a run is ranked, which the sizes stress differently.
     """
-    out = {}
-    for label, options in VARIANTS:
-        try:
-            run, qrels = bench_data.make_data(size, seed=seed, **options, **(data_options or {}))
-        except ImportError as error:  # pyarrow missing: no Arrow variant
-            out[label] = {"skipped": str(error)}
-            continue
+    return list(VARIANTS) if first else [v for v in VARIANTS if v[1]["id_dtype"] == "object"]
+
+
+def time_variants(name: str, frames: dict, repeat: int, budget: float, seed: int) -> dict:
+    """Best of ``repeat`` (wall and CPU) of one library on each variant (in a child).
+
+    ``frames`` maps a variant's label to its ``(run, qrels)``, built before the fork. A
+    variant gets another call while its calls plus its fastest stay within ``budget`` s.
+    ``same_means`` says whether its means equal the first variant's to 1e-12.
+    """
+    importlib.import_module(MODULES[name])
+    _timed(name, *warmup_data(seed))
+    out, means = {}, None
+    for label, (run, qrels) in frames.items():
         walls, cpus = [], []
-        for _ in range(max(repeat, 1)):
+        while len(walls) < max(repeat, 1) and (not walls or sum(walls) + min(walls) <= budget):
             result, wall, cpu = _timed(name, run, qrels)
             walls.append(wall)
             cpus.append(cpu)
-        if means is None:
-            means = result.means
+        means = result.means if means is None else means
         out[label] = {"best_s": min(walls), "best_cpu_s": min(cpus), "all_s": walls,
                       "same_means": bool(np.allclose(result.means, means, rtol=0, atol=1e-12))}
-        del run, qrels
     return out
-
-
-def variants_only(name: str, size: str, seed: int, repeat: int, data_options: dict) -> dict:
-    """:func:`time_variants` in a child of its own (when ``size`` is not benchmarked)."""
-    importlib.import_module(MODULES[name])
-    _timed(name, *warmup_data(seed))
-    return time_variants(name, size, seed, repeat, data_options=data_options)
 
 
 # The single-query path: the array core the widgets call, then the DataFrame around it.
@@ -557,19 +545,23 @@ def agreement_columns() -> list[tuple[str, str]]:
             ("missing", "left out by the peer")] + [(m, m) for m in bench_peers.columns(K)]
 
 
-def variant_rows(variants: dict) -> list[dict]:
+def variant_rows(by_library: dict) -> list[dict]:
+    """One row per library: each variant's best wall time, and the ratios to ragmetrics."""
+    reference = by_library.get("ragmetrics", {})
     rows = []
-    for name, by_variant in variants.items():
+    for name, by_variant in by_library.items():
         row = {"library": name}
-        first = next((v["best_cpu_s"] for v in by_variant.values() if "best_cpu_s" in v), None)
         for label, found in by_variant.items():
-            if "best_s" in found:
-                row[label] = (f"{found['best_s']:.3g} / {found['best_cpu_s']:.3g} "
-                              f"({found['best_cpu_s'] / first:.2f}x)")
-                if not found["same_means"]:
-                    row[label] += " means differ"
-            else:
-                row[label] = "skipped" if "skipped" in found else found.get("error", "?")
+            if "best_s" not in found:
+                row[label] = found.get("error", "?")
+                continue
+            ref = reference.get(label, {})
+            row[label] = f"{found['best_s']:.3g} s"
+            if name != "ragmetrics" and "best_s" in ref:
+                row[label] += (f" ({found['best_s'] / ref['best_s']:.1f}x wall, "
+                               f"{found['best_cpu_s'] / ref['best_cpu_s']:.1f}x CPU)")
+            if not found["same_means"]:
+                row[label] += " means differ"
         rows.append(row)
     return rows
 
@@ -600,12 +592,15 @@ def render(report: dict) -> str:
                      "scores rounded to 2**-6)"), ""]
         out += explain_lines(report["explain"])
     if report.get("variants"):
-        size = report.get("variant_size")
-        out += ["", f"## Variants at {size}: row order and id dtype", "",
-                "wall s / CPU s of the best call (CPU time relative to ranked, object ids)", ""]
-        labels = [label for label, _ in VARIANTS]
-        out.append(markdown_table(variant_rows(report["variants"]),
-                                  [("library", "library"), *[(v, v) for v in labels]]))
+        out += ["", "## Variants: row order and id dtype", "",
+                ("best wall time a call; x = library / ragmetrics on the same variant, same "
+                 "run; the first column is the main table's data"), ""]
+        for size, by_library in report["variants"].items():
+            labels = list(next(iter(by_library.values())))
+            out += [f"{size}:", ""]
+            out.append(markdown_table(variant_rows(by_library),
+                                      [("library", "library"), *[(v, v) for v in labels]]))
+            out.append("")
     single = report.get("single_query")
     if single:
         out += ["", ("## Single query: f(retrieved, relevant, range(1, 51)), the default "
@@ -718,8 +713,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--max-minutes", type=float, default=9.0,
                         help="shrink the budgets so that the whole run ends by then (soft: "
                              "every cell makes at least one call)")
-    parser.add_argument("--variant-size", default="small",
-                        help="preset for the row order and id dtype variants ('none': skip)")
+    parser.add_argument("--variant-sizes", default="medium,large",
+                        help="presets for the variants, 'none' to skip: every variant at the "
+                             "first, row order only at the others")
+    parser.add_argument("--variant-peers", default="ragmetrics,pytrec_eval",
+                        help="libraries timed on the variants (the others take minutes a call)")
     parser.add_argument("--no-explain", action="store_true",
                         help="skip the experiments that explain disagreements")
     parser.add_argument("--profile", metavar="SIZE",
@@ -742,10 +740,14 @@ def _choose(args) -> tuple[list[str], list[str]]:
         else:
             _print(f"note: {bench_peers.install_note(name)}")
     sizes = [s for s in args.sizes.split(",") if s]
-    for size in [*sizes, *([args.variant_size] if args.variant_size != "none" else [])]:
+    for size in [*sizes, *_variant_sizes(args)]:
         if size not in bench_data.PRESETS:
             raise SystemExit(f"unknown size {size!r}; choose from {', '.join(bench_data.PRESETS)}")
     return names, sizes
+
+
+def _variant_sizes(args) -> list[str]:
+    return [] if args.variant_sizes == "none" else [s for s in args.variant_sizes.split(",") if s]
 
 
 def main(argv=None) -> int:
@@ -765,11 +767,10 @@ def main(argv=None) -> int:
         _print(in_child(profile_ragmetrics, args.profile, args.seed, data_options))
         return 0
 
-    variant_size = None if args.variant_size == "none" else args.variant_size
     report: dict = {"machine": _machine(), "versions": {n: bench_peers.version(n) for n in names},
                     "k": K, "seed": args.seed, "repeat": args.repeat,
                     "data_options": data_options, "cells": [],
-                    "agreement": {}, "variant_size": variant_size, "variants": {}}
+                    "agreement": {}, "variants": {}}
     _print("# ragmetrics benchmark")
     _print(f"python {report['machine']['python']}, {report['machine']['cpus']} CPUs, load "
            f"average {', '.join(f'{x:.1f}' for x in report['machine']['load_average'] or ())}")
@@ -781,12 +782,6 @@ def main(argv=None) -> int:
         report["explain"] = in_child(explain, args.seed, names, HEAVY_TIES)
     _print("[single query] metric_curves, metrics_over_k ...")
     report["single_query"] = in_child(time_single_query, args.seed)
-    if variant_size and variant_size not in sizes:
-        for name in names:
-            _print(f"[variants] {name} at {variant_size} ...")
-            report["variants"][name] = in_child(variants_only, name, variant_size, args.seed,
-                                                args.repeat, data_options)
-
     cells_left = len(sizes) * len(names)
     for size in sizes:
         t = time.perf_counter()
@@ -799,10 +794,6 @@ def main(argv=None) -> int:
                                 seed=args.seed, log=_print)
         results = {}
         for name, worker in measured["workers"].items():
-            if size == variant_size:
-                _print(f"  [variants] {name} ...")
-                report["variants"][name] = worker.variants(size, args.seed, args.repeat,
-                                                           data_options)
             cell = worker.finish()
             cell["size"] = size
             results[name] = cell
@@ -820,6 +811,21 @@ def main(argv=None) -> int:
             cell["means"] = cell["means"].to_dict()
             del cell["per_query"]
             report["cells"].append(cell)
+
+    variant_peers = [n for n in names if n in args.variant_peers.split(",")]
+    for i, size in enumerate(_variant_sizes(args)):
+        t = time.perf_counter()
+        frames = {label: bench_data.make_data(size, seed=args.seed, **options, **data_options)
+                  for label, options in variants_for(size, first=i == 0)}
+        _print(f"\n[variants at {size}] {', '.join(frames)}: built in "
+               f"{time.perf_counter() - t:.1f} s")
+        report["variants"][size] = {}
+        for name in variant_peers:
+            found = in_child(time_variants, name, frames, args.repeat, args.budget, args.seed)
+            report["variants"][size][name] = found
+            _print(f"  {name}: " + ", ".join(f"{v['best_s']:.2f} s" for v in found.values()))
+        del frames
+        gc.collect()
 
     report["elapsed_s"] = time.perf_counter() - started
     _print("\n" + render(report))

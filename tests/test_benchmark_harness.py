@@ -226,3 +226,35 @@ def test_single_query_timing_covers_both_functions_and_both_golden_sets(monkeypa
         for timing in by_function.values():
             assert set(timing) == {"us_per_call_wall", "us_per_call_cpu"}
             assert all(value > 0 for value in timing.values())
+
+
+def test_variants_are_all_at_the_first_size_then_row_order_only():
+    first = [label for label, _ in bench_run.variants_for("medium", first=True)]
+    later = [label for label, _ in bench_run.variants_for("large", first=False)]
+    assert first == [label for label, _ in bench_run.VARIANTS]
+    assert later == ["ranked, object ids", "shuffled, object ids"]
+
+
+def test_variant_rows_give_each_library_its_ratio_to_ragmetrics_per_variant():
+    def found(wall, cpu, same=True):
+        return {"best_s": wall, "best_cpu_s": cpu, "same_means": same}
+
+    by_library = {
+        "ragmetrics": {"ranked": found(0.5, 0.4), "shuffled": found(2.0, 2.0)},
+        "pytrec_eval": {"ranked": found(5.0, 4.8), "shuffled": found(7.0, 6.0, same=False)},
+    }
+    rows = bench_run.variant_rows(by_library)
+    assert rows[0] == {"library": "ragmetrics", "ranked": "0.5 s", "shuffled": "2 s"}
+    assert rows[1] == {"library": "pytrec_eval", "ranked": "5 s (10.0x wall, 12.0x CPU)",
+                       "shuffled": "7 s (3.5x wall, 3.0x CPU) means differ"}
+
+
+def test_time_variants_times_every_frame_and_compares_means():
+    run, qrels = data.make_data("tiny", seed=1)
+    frames = {"as built": (run, qrels), "shuffled": (run.sample(frac=1, random_state=0), qrels)}
+    found = bench_run.time_variants("ragmetrics", frames, repeat=2, budget=60, seed=0)
+    assert list(found) == ["as built", "shuffled"]
+    for timing in found.values():
+        assert len(timing["all_s"]) == 2
+        assert timing["best_s"] == min(timing["all_s"])
+        assert timing["same_means"]  # ties: trec_eval's rule does not depend on row order
