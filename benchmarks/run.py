@@ -68,12 +68,12 @@ SINGLE_QUERY_TARGET_US = 50.0
 HEAVY_TIES = 2.0**-6  # the explaining experiments: ties in half the queries' top 11
 MODULES = {"ragmetrics": "ragmetrics", "pytrec_eval": "pytrec_eval", "ranx": "ranx",
            "ir_measures": "ir_measures"}
-VARIANTS = (  # name -> make_data arguments; the first is the main benchmark's data
-    ("ranked, object ids", {"order": "ranked", "id_dtype": "object"}),
-    ("shuffled, object ids", {"order": "shuffled", "id_dtype": "object"}),
-    ("ranked, str ids", {"order": "ranked", "id_dtype": "str"}),
-    ("ranked, Arrow ids", {"order": "ranked", "id_dtype": "arrow"}),
-)
+MAIN_VARIANT = "ranked, object ids"  # the main table's data
+VARIANTS = {  # label -> (row order, id dtype) of the data derived from the main table's
+    "shuffled, object ids": ("shuffled", "object"),
+    "ranked, str ids": ("ranked", "str"),
+    "ranked, Arrow ids": ("ranked", "arrow"),
+}
 
 
 # -- measuring in a child process ----------------------------------------------------
@@ -367,32 +367,52 @@ def explain(seed: int, peer_names: list[str], tie_quantum: float = bench_data.TI
 # -- variants and the single-query path -------------------------------------------------
 
 
-def variants_for(size: str, first: bool) -> list[tuple[str, dict]]:
-    """The variants timed at ``size``: all at the first variant size, then row order only.
+def variants_for(first: bool) -> list[str]:
+    """The variants timed at a size: all at the first variant size, then row order only.
 
     The id dtype changes the cost of reading ids, the same at any size; the row order
     changes how a run is ranked, which the sizes stress differently.
     """
-    return list(VARIANTS) if first else [v for v in VARIANTS if v[1]["id_dtype"] == "object"]
+    return [label for label, (_, dtype) in VARIANTS.items() if first or dtype == "object"]
 
 
-def time_variants(name: str, frames: dict, repeat: int, budget: float, seed: int) -> dict:
+def variant_frames(run: pd.DataFrame, qrels: pd.DataFrame, labels: list[str],
+                   seed: int) -> dict:
+    """``{label: (run, qrels)}``: the main data in another row order or id dtype.
+
+    Derived from the main frames, not drawn again: the same rows, so every variant gives
+    the main table's means (``same_means`` in the report checks it). The shuffle is the
+    one ``make_data(order="shuffled")`` applies.
+    """
+    frames = {}
+    for label in labels:
+        order, dtype = VARIANTS[label]
+        variant = run
+        if order == "shuffled":
+            perm = np.random.default_rng([seed, 1]).permutation(len(run))
+            variant = run.iloc[perm].reset_index(drop=True)
+        frames[label] = (bench_data.with_id_dtype(variant, dtype),
+                         bench_data.with_id_dtype(qrels, dtype))
+    return frames
+
+
+def time_variants(name: str, frames: dict, repeat: int, budget: float, seed: int,
+                  means: pd.Series) -> dict:
     """Best of ``repeat`` (wall and CPU) of one library on each variant (in a child).
 
     ``frames`` maps a variant's label to its ``(run, qrels)``, built before the fork. A
     variant gets another call while its calls plus its fastest stay within ``budget`` s.
-    ``same_means`` says whether its means equal the first variant's to 1e-12.
+    ``same_means`` says whether its means equal ``means`` (the main data's) to 1e-12.
     """
     importlib.import_module(MODULES[name])
     _timed(name, *warmup_data(seed))
-    out, means = {}, None
+    out = {}
     for label, (run, qrels) in frames.items():
         walls, cpus = [], []
         while len(walls) < max(repeat, 1) and (not walls or sum(walls) + min(walls) <= budget):
             result, wall, cpu = _timed(name, run, qrels)
             walls.append(wall)
             cpus.append(cpu)
-        means = result.means if means is None else means
         out[label] = {"best_s": min(walls), "best_cpu_s": min(cpus), "all_s": walls,
                       "same_means": bool(np.allclose(result.means, means, rtol=0, atol=1e-12))}
     return out
@@ -700,7 +720,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         description="Benchmark ragmetrics.evaluate against pytrec_eval, ranx and ir_measures.")
     parser.add_argument("--sizes", default="small,medium,large",
                         help=f"comma-separated presets from {', '.join(bench_data.PRESETS)}")
-    parser.add_argument("--repeat", type=int, default=3, help="calls per cell (best of)")
+    parser.add_argument("--repeat", type=int, default=2, help="calls per cell (best of)")
     parser.add_argument("--peers", default=",".join(bench_peers.PEERS),
                         help="comma-separated libraries (ragmetrics is always included)")
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
@@ -714,8 +734,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="shrink the budgets so that the whole run ends by then (soft: "
                              "every cell makes at least one call)")
     parser.add_argument("--variant-sizes", default="medium,large",
-                        help="presets for the variants, 'none' to skip: every variant at the "
-                             "first, row order only at the others")
+                        help="presets (among --sizes) for the variants, 'none' to skip: every "
+                             "variant at the first, row order only at the others")
+    parser.add_argument("--variant-repeat", type=int, default=2,
+                        help="calls per variant (best of; also within --budget)")
     parser.add_argument("--variant-peers", default="ragmetrics,pytrec_eval",
                         help="libraries timed on the variants (the others take minutes a call)")
     parser.add_argument("--no-explain", action="store_true",
@@ -750,6 +772,27 @@ def _variant_sizes(args) -> list[str]:
     return [] if args.variant_sizes == "none" else [s for s in args.variant_sizes.split(",") if s]
 
 
+def time_all_variants(results: dict, run: pd.DataFrame, qrels: pd.DataFrame, first: bool,
+                      args) -> dict:
+    """Every variant peer on this size's variants; the main cells give the main variant."""
+    t = time.perf_counter()
+    frames = variant_frames(run, qrels, variants_for(first), args.seed)
+    _print(f"  [variants] {', '.join(frames)}: built in {time.perf_counter() - t:.1f} s")
+    found = {}
+    for name in args.variant_peers.split(","):
+        if name not in results:
+            continue
+        cell = results[name]
+        main = {"best_s": cell["warm_s"], "best_cpu_s": cell["warm_cpu_s"],
+                "all_s": cell["warm_all_s"], "same_means": True}
+        found[name] = {MAIN_VARIANT: main, **in_child(
+            time_variants, name, frames, args.variant_repeat, args.budget, args.seed,
+            cell["means"])}
+        _print(f"  [variants] {name}: " + ", ".join(
+            f"{label} {v['best_s']:.2f} s" for label, v in found[name].items()))
+    return found
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
@@ -782,6 +825,10 @@ def main(argv=None) -> int:
         report["explain"] = in_child(explain, args.seed, names, HEAVY_TIES)
     _print("[single query] metric_curves, metrics_over_k ...")
     report["single_query"] = in_child(time_single_query, args.seed)
+    variant_sizes = [size for size in _variant_sizes(args) if size in sizes]
+    if len(variant_sizes) < len(_variant_sizes(args)):
+        _print("note: variants are timed only at sizes also in --sizes: "
+               + (", ".join(variant_sizes) or "none"))
     cells_left = len(sizes) * len(names)
     for size in sizes:
         t = time.perf_counter()
@@ -800,6 +847,9 @@ def main(argv=None) -> int:
             _print(f"  {name}: cold {cell['cold_s']:.2f} s, warm {cell['warm_s']:.2f} s "
                    f"(best of {cell['warm_calls']}; CPU {cell['warm_cpu_s']:.2f} s), "
                    f"peak +{cell['peak_mib']:.0f} MiB")
+        if size in variant_sizes:
+            report["variants"][size] = time_all_variants(
+                results, run, qrels, variant_sizes.index(size) == 0, args)
         del run, qrels
         gc.collect()
         if "ragmetrics" in results:
@@ -811,21 +861,6 @@ def main(argv=None) -> int:
             cell["means"] = cell["means"].to_dict()
             del cell["per_query"]
             report["cells"].append(cell)
-
-    variant_peers = [n for n in names if n in args.variant_peers.split(",")]
-    for i, size in enumerate(_variant_sizes(args)):
-        t = time.perf_counter()
-        frames = {label: bench_data.make_data(size, seed=args.seed, **options, **data_options)
-                  for label, options in variants_for(size, first=i == 0)}
-        _print(f"\n[variants at {size}] {', '.join(frames)}: built in "
-               f"{time.perf_counter() - t:.1f} s")
-        report["variants"][size] = {}
-        for name in variant_peers:
-            found = in_child(time_variants, name, frames, args.repeat, args.budget, args.seed)
-            report["variants"][size][name] = found
-            _print(f"  {name}: " + ", ".join(f"{v['best_s']:.2f} s" for v in found.values()))
-        del frames
-        gc.collect()
 
     report["elapsed_s"] = time.perf_counter() - started
     _print("\n" + render(report))

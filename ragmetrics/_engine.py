@@ -9,6 +9,8 @@ value equals the per-query functions of :mod:`ragmetrics.metrics` under every po
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 import pandas as pd
 
@@ -52,15 +54,13 @@ class Engine:
         # Python objects row by row; only the Q distinct ids are sorted, for the output.
         q_codes, judged = pd.factorize(qrels.query)
         judged = np.asarray(judged, dtype=object)  # Arrow ids too: iterated below
-        judged_set = set(judged)
-        bare = [q for q in dict.fromkeys(qrels.bare_queries) if q not in judged_set]
-        judged_set.update(bare)
-        self.judged = np.concatenate([judged, np.asarray(bare, dtype=object)])
+        self._judged_code = {q: code for code, q in enumerate(judged)}
+        for q in qrels.bare_queries:  # judged, with an empty golden set
+            self._judged_code.setdefault(q, len(self._judged_code))
+        self.judged = np.fromiter(self._judged_code, object, len(self._judged_code))
         self.n_queries = n = len(self.judged)
-        self._judged_index = pd.Index(self.judged, dtype=object)
         self.num_rel = np.bincount(q_codes, weights=qrels.value >= level, minlength=n)
         self.empty = self.num_rel == 0
-        self._judged_set = judged_set
         self._qrels, self._q_codes, self._qrels_docs = qrels, q_codes, doc_ids(qrels.doc,
                                                                               "qrels")
 
@@ -100,15 +100,16 @@ class Engine:
             heads, "query_id", "run", rows=ranked.heads)
         self.query_kind = query_kind or self._qrels.query_kind
         head_ids = heads.to_numpy(dtype=object)
-        block_q = self._judged_index.get_indexer(pd.Index(head_ids, dtype=object))
+        block_q = np.fromiter(map(self._judged_code.get, head_ids, repeat(-1)), np.int64,
+                              len(head_ids))  # -1: not judged
         self.unjudged = tuple(dict.fromkeys([
             *head_ids[block_q < 0],
-            *(q for q in run.bare_queries if q not in self._judged_set),
+            *(q for q in run.bare_queries if q not in self._judged_code),
         ]))
         self.in_run = np.zeros(self.n_queries, dtype=bool)
         self.in_run[block_q[block_q >= 0]] = True
-        bare_in_run = self._judged_index.get_indexer(pd.Index(run.bare_queries, dtype=object))
-        self.in_run[bare_in_run[bare_in_run >= 0]] = True  # given, but empty
+        bare_in_run = [self._judged_code[q] for q in run.bare_queries if q in self._judged_code]
+        self.in_run[bare_in_run] = True  # given, but empty
         self.missing_from_run = ~self.in_run
 
         judged_rows = block_q[ranked.block] >= 0
@@ -160,7 +161,7 @@ class Engine:
                 f"query {self._qrels.query.iloc[repeated]!r}; each (query, doc) pair takes "
                 "one grade"
             )
-        return judgments.grades_of(row_q, docs)
+        return judgments.gains_of(row_q, docs)
 
     def _tie_order(self, row_block, row_score, row_grade, doc_values):
         """The permutation that orders tied rows by the tie rule, or None to keep them."""

@@ -100,8 +100,13 @@ class Judgments:
             return judgments, int(b.min())
         return judgments, -1
 
-    def grades_of(self, query: np.ndarray, docs: Ids) -> np.ndarray:
-        """The grade of each (query, doc) pair, 0 where unjudged."""
+    def gains_of(self, query: np.ndarray, docs: Ids) -> np.ndarray:
+        """The grade of each (query, doc) pair where it is positive, else 0.
+
+        A grade of 0 or below counts as no grade at all: it adds no gain and never reaches
+        ``relevance_level`` (which is > 0), so every metric here scores such a doc as an
+        unjudged one. Only positive matches are verified against the ids, then.
+        """
         grades = np.zeros(len(query))
         if not len(self.keys) or not len(query):
             return grades
@@ -109,6 +114,8 @@ class Judgments:
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = np.flatnonzero(self.keys[at] == keys)
         j = self.order[at[hit]]
+        positive = self.grades[j] > 0
+        hit, j = hit[positive], j[positive]
         if not _same_pair(self.query[j], self.docs.values[j], query[hit], docs.values[hit]).all():
             raise HashCollision
         grades[hit] = self.grades[j]

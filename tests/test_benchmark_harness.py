@@ -229,10 +229,23 @@ def test_single_query_timing_covers_both_functions_and_both_golden_sets(monkeypa
 
 
 def test_variants_are_all_at_the_first_size_then_row_order_only():
-    first = [label for label, _ in bench_run.variants_for("medium", first=True)]
-    later = [label for label, _ in bench_run.variants_for("large", first=False)]
-    assert first == [label for label, _ in bench_run.VARIANTS]
-    assert later == ["ranked, object ids", "shuffled, object ids"]
+    assert bench_run.variants_for(first=True) == list(bench_run.VARIANTS)
+    assert bench_run.variants_for(first=False) == ["shuffled, object ids"]
+
+
+def test_variant_frames_hold_the_main_rows_in_another_order_or_dtype():
+    pytest.importorskip("pyarrow")
+    run, qrels = data.make_data("tiny", seed=3)
+    frames = bench_run.variant_frames(run, qrels, list(bench_run.VARIANTS), seed=3)
+    shuffled, _ = frames["shuffled, object ids"]
+    # The shuffle make_data applies, so the frame is the one it would draw.
+    pd.testing.assert_frame_equal(shuffled, data.make_data("tiny", seed=3, order="shuffled")[0])
+    str_run, str_qrels = frames["ranked, str ids"]
+    assert str_run["doc_id"].dtype == "str"
+    assert str_qrels["query_id"].dtype == "str"
+    arrow_run, _ = frames["ranked, Arrow ids"]
+    assert isinstance(arrow_run["query_id"].dtype, pd.ArrowDtype)
+    assert arrow_run["doc_id"].astype(object).tolist() == run["doc_id"].tolist()
 
 
 def test_variant_rows_give_each_library_its_ratio_to_ragmetrics_per_variant():
@@ -251,10 +264,14 @@ def test_variant_rows_give_each_library_its_ratio_to_ragmetrics_per_variant():
 
 def test_time_variants_times_every_frame_and_compares_means():
     run, qrels = data.make_data("tiny", seed=1)
-    frames = {"as built": (run, qrels), "shuffled": (run.sample(frac=1, random_state=0), qrels)}
-    found = bench_run.time_variants("ragmetrics", frames, repeat=2, budget=60, seed=0)
-    assert list(found) == ["as built", "shuffled"]
+    main = peers.run_peer("ragmetrics", run, qrels, bench_run.K).means
+    frames = {"as built": (run, qrels), "shuffled": (run.sample(frac=1, random_state=0), qrels),
+              "other data": data.make_data("tiny", seed=2)}
+    found = bench_run.time_variants("ragmetrics", frames, repeat=2, budget=60, seed=0,
+                                    means=main)
+    assert list(found) == ["as built", "shuffled", "other data"]
     for timing in found.values():
         assert len(timing["all_s"]) == 2
         assert timing["best_s"] == min(timing["all_s"])
-        assert timing["same_means"]  # ties: trec_eval's rule does not depend on row order
+    # trec_eval's tie rule does not depend on row order; other data has other means.
+    assert [t["same_means"] for t in found.values()] == [True, True, False]
