@@ -48,5 +48,5 @@ $(BENCH_STAMP):
 	rm -f $(BENCH_VENV)/.installed-*
 	touch $(BENCH_STAMP)
 
-bench: $(BENCH_STAMP) ## Time ragmetrics against pytrec_eval, ranx and ir_measures (~9 min)
+bench: $(BENCH_STAMP) ## Time ragmetrics against pytrec_eval, ranx and ir_measures (under 10 min)
 	$(BENCH_VENV)/bin/python benchmarks/run.py $(BENCH_ARGS)

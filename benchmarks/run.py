@@ -736,7 +736,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--variant-sizes", default="medium,large",
                         help="presets (among --sizes) for the variants, 'none' to skip: every "
                              "variant at the first, row order only at the others")
-    parser.add_argument("--variant-repeat", type=int, default=2,
+    parser.add_argument("--variant-repeat", type=int, default=1,
                         help="calls per variant (best of; also within --budget)")
     parser.add_argument("--variant-peers", default="ragmetrics,pytrec_eval",
                         help="libraries timed on the variants (the others take minutes a call)")

@@ -11,6 +11,7 @@ that each block is in rank order is one comparison of neighbouring scores.
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,8 +56,7 @@ def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedR
             return _cut(score, None, heads, np.diff(np.append(heads, n)), heads, depth)
         codes = np.cumsum(new_block) - 1
     else:
-        codes, _ = pd.factorize(query)
-        codes[codes < 0] = codes.max() + 1  # missing ids: one block, reported as missing
+        codes = _query_codes(query)
     rows = np.arange(n) if depth is None else _candidates(codes, score, depth)
     # Stable: tied rows keep the order they were given in (rows are in that order within
     # a query and a score).
@@ -159,8 +159,77 @@ def _id_changes(query: pd.Series) -> np.ndarray:
         changed[1:] = differs.fill_null(True).to_numpy(zero_copy_only=False)
     else:
         values = query.to_numpy()
-        changed[1:] = values[1:] != values[:-1]
+        addresses = _addresses(values)
+        if addresses is None:
+            changed[1:] = values[1:] != values[:-1]
+        else:  # the same object twice is the same id: compare values only where not
+            maybe = np.flatnonzero(addresses[1:] != addresses[:-1])
+            changed[1:] = False
+            changed[maybe + 1] = values[maybe + 1] != values[maybe]
     return changed
+
+
+def _addresses(values: np.ndarray) -> np.ndarray | None:
+    """The object addresses an object array holds (None for other arrays).
+
+    Read from the array's own buffer, without touching the objects: equal addresses mean
+    the same object, so the same id. Ids read from a file or drawn from a vocabulary
+    share objects (pandas' CSV reader reuses one str per distinct value), so comparing
+    addresses settles most rows of ten million at the cost of comparing integers.
+    """
+    if values.dtype != object or not values.flags.c_contiguous or not len(values):
+        return None
+    # A view of the same memory: valid while `values` lives (the callers hold it).
+    buffer = (ctypes.c_ssize_t * len(values)).from_address(values.ctypes.data)
+    return np.ctypeslib.as_array(buffer)
+
+
+def _query_codes(query: pd.Series) -> np.ndarray:
+    """A code per row, equal for equal ids, in order of first appearance (missing ids
+    share one code, after the others).
+
+    Object ids are numbered first by the object they point to (a packed sort of
+    addresses, no object touched), then the distinct objects by value (pandas, on a
+    few rows), which merges separate objects holding equal ids. Hashing every row's id
+    instead costs seconds at ten million rows.
+    """
+    values = query.to_numpy() if query.dtype == object else None
+    addresses = None if values is None else _addresses(values)
+    if addresses is None:
+        codes, _ = pd.factorize(query)
+    else:
+        by_object, first_rows = _group_equal(addresses)
+        # Number the values in order of first appearance, as pd.factorize would.
+        appearance = np.argsort(first_rows)
+        value_of_object = np.empty(len(first_rows), np.int64)
+        value_of_object[appearance] = pd.factorize(values[first_rows[appearance]])[0]
+        codes = value_of_object[by_object]
+    codes[codes < 0] = codes.max() + 1  # missing ids: one block, reported as missing
+    return codes
+
+
+def _group_equal(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(group of each row, first row of each group) for int64 ``keys``, by one sort.
+
+    Packs (key, row) into one int64 when it fits (NumPy sorts that with SIMD), else
+    falls back to an argsort.
+    """
+    n = len(keys)
+    row_bits = max(int(n - 1).bit_length(), 1)
+    low = int(keys.min())
+    if (int(keys.max()) - low).bit_length() + row_bits <= 63:
+        packed = (keys - low) << row_bits
+        packed |= np.arange(n, dtype=np.int64)
+        packed.sort()
+        rows = packed & ((1 << row_bits) - 1)
+        sorted_keys = packed >> row_bits
+    else:
+        rows = np.argsort(keys, kind="stable")
+        sorted_keys = keys[rows]
+    new_group = np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]
+    group = np.empty(n, np.int64)
+    group[rows] = np.cumsum(new_group) - 1
+    return group, rows[new_group]
 
 
 def _is_arrow_backed(dtype) -> bool:

@@ -22,7 +22,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ragmetrics._engine as engine
-from ragmetrics import CoverageWarning, evaluate
+from ragmetrics import (
+    CoverageWarning,
+    average_precision,
+    evaluate,
+    hit_rate_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    recall_at_k,
+    reciprocal_rank,
+)
 from ragmetrics._join import Ids, doc_ids
 from ragmetrics._ranking import _bins, rank_rows
 
@@ -69,10 +78,16 @@ def run_columns(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]))
-def test_ranked_rows_equal_the_plain_python_reference(columns, depth):
+@given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]),
+       shared=st.booleans())
+def test_ranked_rows_equal_the_plain_python_reference(columns, depth, shared):
+    """``shared``: equal ids are one object (as pandas' CSV reader gives), else each row
+    holds its own str object (equal values at different addresses)."""
     queries, scores = columns
-    ranked = rank_rows(pd.Series(queries, dtype=object), np.array(scores), depth)
+    one_object = {}
+    ids = [one_object.setdefault(q, q) if shared else "".join(list(q)) for q in queries]
+    assert shared or len({id(q) for q in ids}) == len(ids)
+    ranked = rank_rows(pd.Series(ids, dtype=object), np.array(scores), depth)
     rows, blocks = reference_ranked_rows(queries, scores, depth)
     assert ranked.rows.tolist() == rows
     assert ranked.block.tolist() == blocks
@@ -268,3 +283,50 @@ def test_random_runs_read_to_the_cut_off_equal_every_row_read(seed, ties, layout
     run, qrels = random_case(seed, n_queries=12)
     cut, full = cut_and_full(arrange(run, layout, seed), qrels, ties=ties)
     pd.testing.assert_frame_equal(cut, full, check_exact=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast path against the per-query functions, directly
+# ---------------------------------------------------------------------------------------------
+
+
+def per_query_oracle(run: pd.DataFrame, qrels: pd.DataFrame) -> pd.DataFrame:
+    """CUT_METRICS per judged query from ragmetrics.metrics, on rankings built here with
+    trec_eval's rule (score descending, then doc id descending as strings)."""
+    functions = {"recall": recall_at_k, "precision": precision_at_k, "hit_rate": hit_rate_at_k,
+                 "mrr": reciprocal_rank, "ndcg": ndcg_at_k, "map": average_precision}
+    rows = {}
+    for query, judged in qrels.groupby("query_id", sort=False):
+        grades = dict(zip(judged["doc_id"], judged["relevance"].astype(float), strict=True))
+        mine = run[run["query_id"] == query]
+        ranked = sorted(zip(mine["doc_id"], mine["score"], strict=True), key=lambda r: r[0],
+                        reverse=True)
+        ranking = [doc for doc, _ in sorted(ranked, key=lambda r: -r[1])]
+        rows[query] = [functions[name.split("@")[0]](ranking, grades, int(name.split("@")[1]))
+                       for name in CUT_METRICS]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=CUT_METRICS)
+
+
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+def test_the_fast_path_equals_the_per_query_functions(layout):
+    """Ties, judged queries missing from the run, unjudged queries, -1 and 0 grades."""
+    for seed in range(3):
+        run, qrels = random_case(seed)
+        got = quietly(arrange(run, layout, seed), qrels, CUT_METRICS).per_query
+        expected = per_query_oracle(run, qrels)
+        np.testing.assert_allclose(got.loc[expected.index].to_numpy(), expected.to_numpy(),
+                                   rtol=0, atol=1e-12)
+        assert set(got.index) == set(expected.index)
+
+
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+def test_a_repeat_within_the_cut_off_is_refused_on_every_path(layout):
+    run, qrels = random_case(0)
+    first_query = "q1"  # judged (random_case leaves every 7th query, q0 among them, unjudged)
+    top = run[run["query_id"] == first_query].sort_values("score", ascending=False)
+    repeat = top.iloc[[0]].assign(score=top["score"].iloc[0])  # the best doc, again
+    run = pd.concat([run, repeat], ignore_index=True)
+    doc = repeat["doc_id"].iloc[0]
+    with pytest.raises(ValueError, match=f"doc id '{doc}' appears more than once .* query "
+                                         f"'{first_query}'"):
+        quietly(arrange(run, layout, 0), qrels, CUT_METRICS)
