@@ -212,21 +212,24 @@ def _group_equal(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(group of each row, first row of each group) for int64 ``keys``, by one sort.
 
     Packs (key, row) into one int64 when it fits (NumPy sorts that with SIMD), else
-    falls back to an argsort.
+    falls back to an argsort. In place where it can: ten million rows are 80 MB an array.
     """
     n = len(keys)
     row_bits = max(int(n - 1).bit_length(), 1)
     low = int(keys.min())
     if (int(keys.max()) - low).bit_length() + row_bits <= 63:
-        packed = (keys - low) << row_bits
-        packed |= np.arange(n, dtype=np.int64)
-        packed.sort()
-        rows = packed & ((1 << row_bits) - 1)
-        sorted_keys = packed >> row_bits
+        rows = keys - low
+        rows <<= row_bits
+        rows |= np.arange(n, dtype=np.int64)
+        rows.sort()
+        new_group = np.empty(n, dtype=bool)
+        new_group[0] = True
+        np.not_equal(rows[1:] >> row_bits, rows[:-1] >> row_bits, out=new_group[1:])
+        rows &= (1 << row_bits) - 1  # the packed keys become the rows they came from
     else:
         rows = np.argsort(keys, kind="stable")
         sorted_keys = keys[rows]
-    new_group = np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]
+        new_group = np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]
     group = np.empty(n, np.int64)
     group[rows] = np.cumsum(new_group) - 1
     return group, rows[new_group]

@@ -33,7 +33,7 @@ from ragmetrics import (
     reciprocal_rank,
 )
 from ragmetrics._join import Ids, doc_ids
-from ragmetrics._ranking import _bins, rank_rows
+from ragmetrics._ranking import _bins, _group_equal, rank_rows
 
 CUT_METRICS = ["recall@3", "precision@2", "hit_rate@1", "mrr@3", "ndcg@3", "map@2"]
 TIES = ("trec_eval", "input_order", "optimistic", "pessimistic")
@@ -120,6 +120,20 @@ def test_score_bins_never_put_a_higher_score_in_a_lower_ranked_bin(scores, bits)
     assert (np.diff(bins[order]) <= 0).all()
     assert bins.min() >= 0
     assert bins.max() < 2**bits
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.sampled_from([0, 1, 7, 2**40, 2**62 - 1, -5]), min_size=1,
+                     max_size=40))
+def test_grouping_keys_by_one_sort_matches_a_dict(keys):
+    """Both branches: packed keys when (key range, row) fit in 63 bits, else an argsort."""
+    group, first_rows = _group_equal(np.array(keys, dtype=np.int64))
+    first_seen = {}
+    for row, key in enumerate(keys):
+        first_seen.setdefault(key, row)
+    assert sorted(first_rows.tolist()) == sorted(first_seen.values())
+    for row, key in enumerate(keys):  # same key, same group; the group's first row
+        assert first_rows[group[row]] == first_seen[key]
 
 
 # ---------------------------------------------------------------------------------------------
