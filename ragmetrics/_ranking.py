@@ -45,12 +45,12 @@ def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedR
     # heads would cost as much as numbering every row, so go straight to that. A sample
     # of the first rows decides whether to look at all of them.
     sample = min(n, 10_000)
-    new_block = _id_changes(query.iloc[:sample])
-    heads = np.flatnonzero(new_block)
-    if len(heads) <= sample // 4 + 1:
+    grouped = np.count_nonzero(_id_changes(query.iloc[:sample])) <= sample // 4 + 1
+    if grouped:
         new_block = _id_changes(query)
         heads = np.flatnonzero(new_block)
-    if len(heads) <= n // 4 + 1 and _all_distinct(query.take(heads)):
+        grouped = len(heads) <= n // 4 + 1 and _all_distinct(query.take(heads))
+    if grouped:
         # Grouped by query: blocks are the runs of equal neighbouring ids.
         if _scores_fall_within_blocks(score, new_block):  # ranked already: no sort at all
             return _cut(score, None, heads, np.diff(np.append(heads, n)), heads, depth)

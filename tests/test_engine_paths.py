@@ -50,9 +50,12 @@ ODD_SCORES = [0.0, -0.0, 1.0, 1.0 + 2**-52, -1.0, 0.5, np.inf, -np.inf, 1e308, -
 def reference_ranked_rows(queries: list, scores: list, depth: int | None):
     """Blocks in order of first appearance; rows by score descending, then row order; the
     top ``depth`` of each, and every row tied in score with the last of them."""
+    rows_of = {}
+    for i, q in enumerate(queries):
+        rows_of.setdefault(q, []).append(i)
     rows, blocks = [], []
-    for block, query in enumerate(dict.fromkeys(queries)):
-        mine = sorted((i for i, q in enumerate(queries) if q == query), key=lambda i: -scores[i])
+    for block, query in enumerate(rows_of):
+        mine = sorted(rows_of[query], key=lambda i: -scores[i])
         if depth is not None and len(mine) > depth:
             boundary = scores[mine[depth - 1]]
             mine = mine[:depth] + [i for i in mine[depth:] if scores[i] == boundary]
@@ -93,6 +96,26 @@ def test_ranked_rows_equal_the_plain_python_reference(columns, depth, shared):
     assert ranked.block.tolist() == blocks
     np.testing.assert_array_equal(ranked.score, np.array(scores)[rows])
     assert [queries[h] for h in ranked.heads] == list(dict.fromkeys(queries))
+
+
+@pytest.mark.parametrize("layout", ["one row a query, shuffled", "singles, then blocks",
+                                    "blocks, then interleaved"])
+def test_runs_longer_than_the_layout_sample_are_ranked_right(layout):
+    """rank_rows looks at the first 10,000 rows to guess the layout; the guess only
+    chooses the path, never the answer."""
+    rng = np.random.default_rng(7)
+    if layout == "one row a query, shuffled":
+        queries = [f"q{i}" for i in rng.permutation(30_000)]
+    elif layout == "singles, then blocks":
+        queries = [f"s{i}" for i in range(12_000)] + [f"b{i // 50}" for i in range(20_000)]
+    else:
+        queries = [f"b{i // 50}" for i in range(20_000)] + [f"i{i % 300}" for i in range(5_000)]
+    scores = rng.integers(0, 20, len(queries)) / 4
+    for depth in (None, 3):
+        ranked = rank_rows(pd.Series(queries, dtype=object), scores, depth)
+        rows, blocks = reference_ranked_rows(queries, list(scores), depth)
+        assert ranked.rows.tolist() == rows
+        assert ranked.block.tolist() == blocks
 
 
 def test_candidates_survive_a_score_scale_that_crowds_every_row_into_one_bin():
