@@ -6,8 +6,18 @@ libraries disagree is a named policy (:mod:`ragmetrics.policies`).
 """
 
 from .compare import Comparison, compare
-from .evaluate import CoverageWarning, Evaluation, evaluate
-from .io import FormatError, read_golden, read_results, read_trec_qrels, read_trec_run
+from .errors import (
+    CoverageWarning,
+    EmptyRelevantWarning,
+    FormatError,
+    InputError,
+    InputTypeError,
+    InputValueError,
+    RagmetricsWarning,
+    RankOrderWarning,
+)
+from .evaluate import Evaluation, evaluate
+from .io import read_golden, read_results, read_trec_qrels, read_trec_run
 from .metrics import (
     average_precision,
     dcg_at_k,
@@ -48,10 +58,16 @@ __all__ = [
     "Comparison",
     "Conventions",
     "CoverageWarning",
+    "EmptyRelevantWarning",
     "Evaluation",
     "FormatError",
+    "InputError",
+    "InputTypeError",
+    "InputValueError",
     "MetricInfo",
     "MetricSpec",
+    "RagmetricsWarning",
+    "RankOrderWarning",
     "average_precision",
     "benjamini_hochberg",
     "bootstrap_ci",

@@ -17,6 +17,7 @@ import pandas as pd
 from ._inputs import Columns, check_ids, check_same_kinds
 from ._join import HashCollision, Judgments, doc_ids, exact_codes, repeats
 from ._ranking import groups, rank_rows, ranks_within
+from .errors import InputValueError
 from .policies import Conventions
 from .registry import MetricSpec
 
@@ -139,7 +140,7 @@ class Engine:
         if len(repeated):
             if self.conventions.duplicates == "error":
                 i = repeated[0]
-                raise ValueError(
+                raise InputValueError(
                     f"doc id {docs.values[i]!r} appears more than once in the run for query "
                     f"{self.judged[row_q[i]]!r}; pass duplicates='keep_first' to keep the "
                     "highest-ranked copy"
@@ -156,7 +157,7 @@ class Engine:
         judgments, repeated = Judgments.build(self._q_codes, qrels_docs, self._qrels.value,
                                                 self.n_queries)
         if repeated >= 0:
-            raise ValueError(
+            raise InputValueError(
                 f"qrels judge doc {self._qrels.doc.iloc[repeated]!r} more than once for "
                 f"query {self._qrels.query.iloc[repeated]!r}; each (query, doc) pair takes "
                 "one grade"
@@ -249,7 +250,7 @@ class Engine:
         policy = self.conventions.empty_relevant
         if policy == "error" and self.empty.any():
             q = self.judged[np.flatnonzero(self.empty)[0]]
-            raise ValueError(
+            raise InputValueError(
                 f"query {q!r} has no relevant doc (no grade reaches relevance_level "
                 f"{self.conventions.relevance_level}); pass empty_relevant='zero', 'article' "
                 "or 'skip' to score it"

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_grade
+from .errors import InputTypeError, InputValueError
 
 
 @dataclass
@@ -46,7 +47,7 @@ class Columns:
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
     if column not in frame.columns:
         have = ", ".join(map(repr, frame.columns)) or "none"
-        raise ValueError(f"{what} has no column {column!r}{hint} (columns: {have})")
+        raise InputValueError(f"{what} has no column {column!r}{hint} (columns: {have})")
 
 
 def check_ids(ids: pd.Series, column: str, what: str, rows: np.ndarray | None = None):
@@ -70,7 +71,7 @@ def check_ids(ids: pd.Series, column: str, what: str, rows: np.ndarray | None = 
         return None
     _check_present(ids, column, what, rows)
     sample = next((v for v in ids if not isinstance(v, str) and not _is_int(v)), ids.iloc[0])
-    raise TypeError(
+    raise InputTypeError(
         f"{what} column {column!r} must hold ids that are all str or all int; "
         f"found {sample!r} ({type(sample).__name__})"
     )
@@ -81,7 +82,7 @@ def _check_present(ids: pd.Series, column: str, what: str, rows: np.ndarray | No
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         row = i if rows is None else int(rows[i])
-        raise ValueError(f"{what} column {column!r} has a missing id in row {row}")
+        raise InputValueError(f"{what} column {column!r} has a missing id in row {row}")
 
 
 def _is_int(v) -> bool:
@@ -94,14 +95,14 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
     except (TypeError, ValueError):
         bad = pd.to_numeric(values, errors="coerce").isna() & values.notna()
         i = int(np.flatnonzero(bad.to_numpy())[0]) if bad.any() else 0
-        raise TypeError(
+        raise InputTypeError(
             f"{what} column {column!r} must be numeric; query {query.iloc[i]!r}, "
             f"doc {doc.iloc[i]!r} has {values.iloc[i]!r}"
         ) from None
     nan = np.isnan(out)
     if nan.any():
         i = int(np.flatnonzero(nan)[0])
-        raise ValueError(
+        raise InputValueError(
             f"{what} column {column!r} is missing a value for query {query.iloc[i]!r}, "
             f"doc {doc.iloc[i]!r}"
         )
@@ -131,7 +132,7 @@ def run_columns(run) -> Columns:
         # Ids are checked by the engine (see Columns.queries_checked).
         return _from_frame(run, ("score", "rank"), "run", check_queries=False)
     if not isinstance(run, Mapping):
-        raise TypeError(
+        raise InputTypeError(
             "run must be a DataFrame (query_id, doc_id, score or rank), "
             "{query_id: [doc ids in rank order]} or {query_id: {doc_id: score}}; "
             f"got {type(run).__name__}"
@@ -142,7 +143,7 @@ def run_columns(run) -> Columns:
             for doc, score in ranking.items():
                 if (isinstance(score, bool) or not isinstance(score, numbers.Real)
                         or math.isnan(score)):
-                    raise TypeError(
+                    raise InputTypeError(
                         f"run[{qid!r}][{doc!r}]: a score must be a number, got {score!r}"
                     )
                 queries.append(qid)
@@ -154,7 +155,7 @@ def run_columns(run) -> Columns:
             docs.extend(ranking)
             values.extend(range(0, -len(ranking), -1))  # rank order as a falling score
         else:
-            raise TypeError(
+            raise InputTypeError(
                 f"run[{qid!r}] must be a list of doc ids in rank order or a mapping "
                 f"doc_id -> score, got {ranking!r}"
             )
@@ -168,7 +169,7 @@ def qrels_columns(qrels) -> Columns:
     if isinstance(qrels, pd.DataFrame):
         return _from_frame(qrels, ("relevance",), "qrels")
     if not isinstance(qrels, Mapping):
-        raise TypeError(
+        raise InputTypeError(
             "qrels must be a DataFrame (query_id, doc_id, relevance), "
             "{query_id: {doc_id: grade}} or {query_id: set of relevant ids}; "
             f"got {type(qrels).__name__}"
@@ -179,11 +180,11 @@ def qrels_columns(qrels) -> Columns:
             try:
                 items = [(doc, check_grade(g, doc)) for doc, g in judged.items()]
             except TypeError as error:
-                raise TypeError(f"qrels[{qid!r}]: {error}") from None
+                raise InputTypeError(f"qrels[{qid!r}]: {error}") from None
         elif isinstance(judged, Iterable) and not isinstance(judged, (str, bytes)):
             items = [(doc, 1.0) for doc in dict.fromkeys(judged)]
         else:
-            raise TypeError(
+            raise InputTypeError(
                 f"qrels[{qid!r}] must be a set of relevant ids or a mapping doc_id -> grade, "
                 f"got {judged!r}"
             )
@@ -211,7 +212,7 @@ def check_same_kinds(run_kinds: tuple, qrels_kinds: tuple) -> None:
     """
     for column, a, b in zip(("query_id", "doc_id"), run_kinds, qrels_kinds, strict=True):
         if a and b and a != b:
-            raise TypeError(
+            raise InputTypeError(
                 f"{column} is {a} in the run but {b} in the qrels, so no id would ever match. "
                 f"Convert one side first, e.g. frame[{column!r}] = frame[{column!r}].astype(str)"
             )

@@ -11,6 +11,8 @@ import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .errors import InputTypeError, InputValueError
+
 Grades = dict[Any, float]
 
 
@@ -22,9 +24,9 @@ def check_k(k: Any, *, name: str = "k", allow_none: bool = False) -> int | None:
     if k is None and allow_none:
         return None
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"{name} must be a positive int, got {k!r} ({type(k).__name__})")
+        raise InputTypeError(f"{name} must be a positive int, got {k!r} ({type(k).__name__})")
     if k < 1:
-        raise ValueError(f"{name} must be a positive int (1, 2, ...), got {k!r}")
+        raise InputValueError(f"{name} must be a positive int (1, 2, ...), got {k!r}")
     return int(k)
 
 
@@ -33,9 +35,9 @@ def check_relevance_level(level: Any) -> float:
     if type(level) is int and level > 0:  # the usual 1, without the abstract-class checks
         return level
     if isinstance(level, bool) or not isinstance(level, numbers.Real) or math.isnan(level):
-        raise TypeError(f"relevance_level must be a number, got {level!r}")
+        raise InputTypeError(f"relevance_level must be a number, got {level!r}")
     if level <= 0:
-        raise ValueError(
+        raise InputValueError(
             f"relevance_level must be > 0, got {level!r}: a level of 0 or below would "
             "count judged-irrelevant documents as relevant"
         )
@@ -47,7 +49,7 @@ def check_choice(value: Any, choices: Iterable[str], name: str) -> str:
     choices = tuple(choices)
     if value not in choices:
         valid = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {valid}; got {value!r}")
+        raise InputValueError(f"{name} must be one of {valid}; got {value!r}")
     return value
 
 
@@ -56,7 +58,7 @@ def check_grade(grade: Any, doc_id: Any) -> float:
     if type(grade) is int or (type(grade) is float and not math.isnan(grade)):
         return float(grade)
     if isinstance(grade, bool) or not isinstance(grade, numbers.Real) or math.isnan(grade):
-        raise TypeError(f"grade of doc {doc_id!r} must be a number, got {grade!r}")
+        raise InputTypeError(f"grade of doc {doc_id!r} must be a number, got {grade!r}")
     return float(grade)
 
 
@@ -70,12 +72,12 @@ def as_grades(relevant: Any) -> Grades:
         return {doc: check_grade(g, doc) for doc, g in relevant.items()}
     if isinstance(relevant, (str, bytes)):
         # A str is iterable, so "abc" would silently become {"a", "b", "c"}.
-        raise TypeError(
+        raise InputTypeError(
             f"relevant must be a set of ids or a mapping id -> grade, got the string {relevant!r}"
         )
     if isinstance(relevant, Iterable):
         return dict.fromkeys(relevant, 1.0)
-    raise TypeError(
+    raise InputTypeError(
         f"relevant must be a set of ids or a mapping id -> grade, got {type(relevant).__name__}"
     )
 
@@ -86,7 +88,7 @@ def as_ranking(retrieved: Any, *, duplicates: str) -> list:
     if type(retrieved) is not list and (
         isinstance(retrieved, (str, bytes, Mapping)) or not isinstance(retrieved, Iterable)
     ):
-        raise TypeError(
+        raise InputTypeError(
             f"retrieved must be a list of ids in rank order, got {type(retrieved).__name__}"
             + (f" {retrieved!r}" if isinstance(retrieved, str) else "")
         )
@@ -98,7 +100,7 @@ def as_ranking(retrieved: Any, *, duplicates: str) -> list:
     seen: set = set()
     for rank, doc in enumerate(ranking, start=1):
         if doc in seen:
-            raise ValueError(
+            raise InputValueError(
                 f"doc id {doc!r} appears more than once in retrieved (again at rank {rank}); "
                 "a ranking lists each doc once. Pass duplicates='keep_first' to keep the "
                 "highest-ranked copy."
@@ -147,7 +149,7 @@ def check_id_kinds(retrieved: list, grades: Grades, *, where: str = "") -> None:
         return
     lk, lv = next(iter(left.items()))
     rk, rv = next(iter(right.items()))
-    raise TypeError(
+    raise InputTypeError(
         f"{where}retrieved ids are {lk} (e.g. {lv!r}) but relevant ids are {rk} (e.g. {rv!r}); "
         "ids of different kinds are refused, since '42' never equals 42 and every metric "
         "would silently be 0. Convert one side, e.g. [str(x) for x in retrieved]."

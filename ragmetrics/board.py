@@ -15,6 +15,7 @@ import pandas as pd
 
 from ._validation import as_grades, as_ranking, check_choice, check_k, id_kind
 from .curves import metric_curves, ndcg_table
+from .errors import InputTypeError, InputValueError
 from .policies import GAIN_POLICIES
 from .registry import METRICS
 
@@ -43,10 +44,10 @@ def normalise_board_input(
     for where, ids in (("retrieved", ranking), ("relevant", list(grades))):
         bad = next((i for i in ids if id_kind(i) not in ("str", "int")), None)
         if bad is not None:
-            raise TypeError(f"{where} ids must be str or int, got {bad!r}")
+            raise InputTypeError(f"{where} ids must be str or int, got {bad!r}")
     order = [str(i) for i in ranking]
     if len(set(order)) != len(order):
-        raise ValueError(f"retrieved ids collide when written as text: {ranking!r}")
+        raise InputValueError(f"retrieved ids collide when written as text: {ranking!r}")
     relevance = {str(i): (int(g) if float(g).is_integer() else g) for i, g in grades.items()}
     titles = {str(i): str(t) for i, t in (titles or {}).items()}
     return order, relevance, titles
@@ -110,10 +111,10 @@ def move(order: list[str], doc_id: str, to_rank: int) -> list[str]:
     ['a', 'd', 'b', 'c']
     """
     if doc_id not in order:
-        raise ValueError(f"{doc_id!r} is not on the board; ids are {order!r}")
+        raise InputValueError(f"{doc_id!r} is not on the board; ids are {order!r}")
     to_rank = check_k(to_rank, name="to_rank")
     if to_rank > len(order):
-        raise ValueError(f"to_rank must be between 1 and {len(order)}, got {to_rank}")
+        raise InputValueError(f"to_rank must be between 1 and {len(order)}, got {to_rank}")
     rest = [d for d in order if d != doc_id]
     return [*rest[: to_rank - 1], doc_id, *rest[to_rank - 1 :]]
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .errors import InputError, InputTypeError, InputValueError
 from .evaluate import CoverageWarning, Evaluation, evaluate
 from .policies import Conventions
 from .registry import parse_metrics
@@ -76,10 +77,10 @@ def default_metrics(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
     ['recall@5', 'recall@10', 'precision@5', 'precision@10', 'mrr', 'ndcg@5', 'ndcg@10']
     """
     if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Sequence) or not cutoffs:
-        raise TypeError(f"cutoffs must be a non-empty sequence of ints, got {cutoffs!r}")
+        raise InputTypeError(f"cutoffs must be a non-empty sequence of ints, got {cutoffs!r}")
     ks = [_check_positive_int(k, "each cut-off") for k in cutoffs]
     if len(set(ks)) != len(ks):
-        raise ValueError(f"cutoffs repeat a value: {list(cutoffs)!r}")
+        raise InputValueError(f"cutoffs repeat a value: {list(cutoffs)!r}")
     return (
         [f"recall@{k}" for k in ks]
         + [f"precision@{k}" for k in ks]
@@ -151,14 +152,14 @@ class Comparison:
 
     def _check_metric(self, metric) -> str:
         if metric not in self.metrics:
-            raise ValueError(
+            raise InputValueError(
                 f"metric {metric!r} is not in this comparison; it has {list(self.metrics)}"
             )
         return metric
 
     def _check_system(self, system, name: str = "system") -> str:
         if system not in self.systems:
-            raise ValueError(
+            raise InputValueError(
                 f"{name} {system!r} is not in this comparison; it has {list(self.systems)}"
             )
         return system
@@ -199,13 +200,13 @@ class Comparison:
         n = _check_positive_int(n, "n")
         if system is None:
             if len(self.systems) < 2:
-                raise ValueError(
+                raise InputValueError(
                     "queries_that_differ_most needs two systems; this comparison has one"
                 )
             system = self.systems[1]
         system = self._check_system(system)
         if system == self.baseline:
-            raise ValueError(f"system {system!r} is the baseline; name another system")
+            raise InputValueError(f"system {system!r} is the baseline; name another system")
         frame = pd.DataFrame(
             {
                 self.baseline: self.per_query[self.baseline][metric],
@@ -332,7 +333,7 @@ def compare(
     if baseline is None:
         baseline = names[0]
     elif baseline not in systems:
-        raise ValueError(f"baseline {baseline!r} is not one of the systems {names}")
+        raise InputValueError(f"baseline {baseline!r} is not one of the systems {names}")
     names = [baseline] + [s for s in names if s != baseline]
     metric_names = default_metrics() if metrics is None else (
         [metrics] if isinstance(metrics, str) else list(metrics)
@@ -343,11 +344,11 @@ def compare(
     seed = _check_seed(seed)
     if correction not in CORRECTIONS:
         valid = ", ".join(repr(c) for c in CORRECTIONS)
-        raise ValueError(f"correction must be one of {valid}; got {correction!r}")
+        raise InputValueError(f"correction must be one of {valid}; got {correction!r}")
     progress = _check_progress(progress)
     unknown = sorted(set(policies) - set(_POLICIES))
     if unknown:
-        raise TypeError(
+        raise InputTypeError(
             f"compare() got an unknown keyword argument {unknown[0]!r}; the policies are "
             + ", ".join(_POLICIES)
         )
@@ -404,15 +405,15 @@ def compare(
 
 def _check_systems(systems) -> dict:
     if not isinstance(systems, Mapping):
-        raise TypeError(
+        raise InputTypeError(
             "systems must be a mapping {name: run}, e.g. {'bm25': run_a, 'dense': run_b}; "
             f"got {type(systems).__name__}"
         )
     if not systems:
-        raise ValueError("systems is empty: give at least one {name: run}")
+        raise InputValueError("systems is empty: give at least one {name: run}")
     for name in systems:
         if not isinstance(name, str) or not name.strip():
-            raise TypeError(f"each system name must be a non-empty str, got {name!r}")
+            raise InputTypeError(f"each system name must be a non-empty str, got {name!r}")
     return dict(systems)
 
 
@@ -422,10 +423,9 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
         warnings.simplefilter("always", CoverageWarning)
         try:
             result = evaluate(run, qrels, metrics, **policies)
-        except (ValueError, TypeError) as error:
-            if type(error) not in (ValueError, TypeError):  # a subclass may take other args
-                raise
-            raise type(error)(f"system {name!r}: {error}") from error
+        except InputError as error:
+            kind = InputTypeError if isinstance(error, TypeError) else InputValueError
+            raise kind(f"system {name!r}: {error}") from error
     for warning in caught:  # coverage warnings become the notes below; others go on
         if not issubclass(warning.category, CoverageWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
@@ -443,13 +443,13 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
     if judged and not judged - set(result.missing_from_run):
         judged_ids = ", ".join(map(repr, sorted(map(str, judged))[:3]))
         run_ids = ", ".join(map(repr, sorted(map(str, result.missing_from_qrels))[:3]))
-        raise ValueError(
+        raise InputValueError(
             f"system {name!r} has no query in common with the judgments (judged: "
             f"{judged_ids}, ...; in the run: {run_ids or 'none'}, ...); check that the run "
             "and the golden set use the same query ids"
         )
     if not judged:
-        raise ValueError("the judgments hold no query to evaluate")
+        raise InputValueError("the judgments hold no query to evaluate")
     return result
 
 

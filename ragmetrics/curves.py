@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_choice, check_k
+from .errors import InputTypeError, InputValueError
 from .metrics import _gain, _if_empty, _Judged
 from .policies import EMPTY_POLICIES, GAIN_POLICIES
 from .registry import METRICS
@@ -63,13 +64,13 @@ def _check_ks(ks: Any) -> range | tuple[int, ...]:
     """
     if isinstance(ks, range):  # the common case, checked without a loop
         if len(ks) == 0:
-            raise ValueError(f"ks must name at least one cut-off, got the empty {ks!r}")
+            raise InputValueError(f"ks must name at least one cut-off, got the empty {ks!r}")
         if min(ks[0], ks[-1]) < 1:
             bad = next(k for k in ks if k < 1)  # the first bad value, as the loop would say
-            raise ValueError(f"every k in ks must be a positive int (1, 2, ...), got {bad!r}")
+            raise InputValueError(f"every k in ks must be a positive int (1, 2, ...), got {bad!r}")
         return ks  # its hash is that of (len, start, step): a quick key
     if isinstance(ks, (numbers.Integral, str, bytes)) or not isinstance(ks, Iterable):
-        raise TypeError(
+        raise InputTypeError(
             f"ks must be an iterable of positive ints such as range(1, 11), got {ks!r}"
         )
     values = list(ks)
@@ -77,10 +78,10 @@ def _check_ks(ks: Any) -> range | tuple[int, ...]:
     if not all(type(k) is int for k in values) or (values and min(values) < 1):
         values = [check_k(k, name="every k in ks") for k in values]
     if not values:
-        raise ValueError("ks must name at least one cut-off, e.g. range(1, 11); got none")
+        raise InputValueError("ks must name at least one cut-off, e.g. range(1, 11); got none")
     if len(set(values)) != len(values):
         repeated = next(k for i, k in enumerate(values) if k in values[:i])
-        raise ValueError(f"ks must not repeat a cut-off; {repeated} appears more than once")
+        raise InputValueError(f"ks must not repeat a cut-off; {repeated} appears more than once")
     return tuple(values)
 
 
@@ -94,17 +95,17 @@ def _checked_metric_names(names: tuple[str, ...]) -> tuple[str, ...]:
     # Cached: the same few tuples come back on every call (a widget's, the defaults), and
     # checking them costs a microsecond of the 50 a call may take.
     if not names:
-        raise ValueError(f"metrics must name at least one of {', '.join(METRICS)}; got none")
+        raise InputValueError(f"metrics must name at least one of {', '.join(METRICS)}; got none")
     for name in names:
         if name not in METRICS:
             hint = ""
             if isinstance(name, str) and "@" in name:
                 hint = " (write the name without '@k': the cut-offs come from ks)"
             valid = ", ".join(repr(n) for n in METRICS)
-            raise ValueError(f"unknown metric {name!r}{hint}; choose from {valid}")
+            raise InputValueError(f"unknown metric {name!r}{hint}; choose from {valid}")
     if len(set(names)) != len(names):
         repeated = next(n for i, n in enumerate(names) if n in names[:i])
-        raise ValueError(f"metric {repeated!r} is requested twice")
+        raise InputValueError(f"metric {repeated!r} is requested twice")
     return names
 
 

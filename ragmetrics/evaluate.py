@@ -13,14 +13,11 @@ import pandas as pd
 
 from ._engine import Engine
 from ._inputs import qrels_columns, run_columns
+from .errors import CoverageWarning
 from .policies import Conventions
 from .registry import parse_metrics
 
 __all__ = ["CoverageWarning", "Evaluation", "evaluate"]
-
-
-class CoverageWarning(UserWarning):
-    """The run and the judgments do not cover the same queries."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from .errors import InputValueError
+
 __all__ = ["Example", "example_names", "load_example"]
 
 _FILE = "article_examples.jsonl"
@@ -91,7 +93,7 @@ def load_example(name: str) -> Example:
     """
     examples = _load_all()
     if name not in examples:
-        raise ValueError(f"unknown example {name!r}; choose one of {', '.join(examples)}")
+        raise InputValueError(f"unknown example {name!r}; choose one of {', '.join(examples)}")
     # Fresh lists and dicts, so a caller that edits them cannot change the next load.
     ex = examples[name]
     return Example(

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_choice
+from .errors import FormatError, InputValueError
 
 __all__ = ["FormatError", "read_golden", "read_results", "read_trec_qrels", "read_trec_run"]
 
@@ -53,63 +54,9 @@ _DECIMAL_RE = re.compile(_DECIMAL)
 _INT64 = np.iinfo(np.int64)
 # Below this many characters (about 800 run lines) the line scan beats pandas' start-up.
 _FAST_PARSE_FROM = 32_768
-_SHOWN_CHARS = 120  # longer offending lines are cut in the message (the attribute keeps all)
 
 _FORMATS = {"csv": "csv", "tsv": "tsv", "jsonl": "jsonl", "ndjson": "jsonl"}
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-
-
-class FormatError(ValueError):
-    """A file that cannot be read exactly as it is written.
-
-    Raised by every reader of :mod:`ragmetrics.io` for any malformed input, instead of
-    reading part of the file or guessing.
-
-    Parameters
-    ----------
-    reason : str
-        What is wrong, e.g. ``"expected 4 fields (...), got 3"``.
-    path : str
-        The file, as the caller named it.
-    line : int or None, default None
-        The 1-based physical line number, or None when the problem is not one line's
-        (a missing column, an empty file).
-    text : str or None, default None
-        The offending line, without its line ending.
-
-    Examples
-    --------
-    >>> error = FormatError("expected 4 fields, got 3", path="qrels.txt", line=7, text="q1 0 d1")
-    >>> print(error)
-    qrels.txt, line 7: expected 4 fields, got 3: 'q1 0 d1'
-    >>> error.line, error.text
-    (7, 'q1 0 d1')
-    >>> isinstance(error, ValueError)
-    True
-    """
-
-    def __init__(
-        self, reason: str, *, path: str, line: int | None = None, text: str | None = None
-    ) -> None:
-        self.reason = reason
-        self.path = path
-        self.line = line
-        self.text = text
-        where = path if line is None else f"{path}, line {line}"
-        message = f"{where}: {reason}"
-        if text is not None:
-            shown = text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
-            message += f": {shown!r}"
-        super().__init__(message)
-
-    def __reduce__(self):
-        # Keyword-only arguments are not restored by the default exception pickling,
-        # and errors must survive multiprocessing.
-        return _rebuild_format_error, (self.reason, self.path, self.line, self.text)
-
-
-def _rebuild_format_error(reason, path, line, text) -> FormatError:
-    return FormatError(reason, path=path, line=line, text=text)
 
 
 class _Source:
@@ -472,7 +419,7 @@ def _format_of(path, format: str | None) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in _EXTENSIONS:
         known = ", ".join(_EXTENSIONS)
-        raise ValueError(
+        raise InputValueError(
             f"cannot tell the format of {os.fspath(path)!r} from its extension {suffix!r} "
             f"(known: {known}); pass format='csv', 'tsv' or 'jsonl'"
         )
@@ -555,7 +502,7 @@ def _no_repeated_keys(pairs: list) -> dict:
     record = dict(pairs)
     if len(record) != len(pairs):
         repeated = next(key for key, _ in pairs if [k for k, _ in pairs].count(key) > 1)
-        raise ValueError(f"key {repeated!r} appears twice in one object")
+        raise InputValueError(f"key {repeated!r} appears twice in one object")
     return record
 
 

@@ -29,6 +29,7 @@ from ._validation import (
     check_k,
     check_relevance_level,
 )
+from .errors import InputTypeError, InputValueError
 from .policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 
 __all__ = [
@@ -68,7 +69,7 @@ def _if_empty(judged: _Judged, empty_relevant: str, *, article_value: float) -> 
     if judged.relevant_ids:
         return None
     if empty_relevant == "error":
-        raise ValueError(
+        raise InputValueError(
             f"the golden set {judged.grades!r} has no relevant doc (no grade reaches "
             f"relevance_level {judged.level!r}); pass empty_relevant='zero', 'article' or "
             "'skip' to score it"
@@ -292,7 +293,7 @@ def mrr(
         try:
             retrieved, relevant = pair
         except (TypeError, ValueError):
-            raise TypeError(
+            raise InputTypeError(
                 f"pairs[{i}] must be a (retrieved, relevant) pair, got {pair!r}"
             ) from None
         try:
@@ -308,7 +309,7 @@ def mrr(
             raise type(error)(f"pairs[{i}]: {error}") from None
         scores.append(score)
     if not scores:
-        raise ValueError("mrr needs at least one (retrieved, relevant) pair, got none")
+        raise InputValueError("mrr needs at least one (retrieved, relevant) pair, got none")
     kept = [s for s in scores if not math.isnan(s)]
     return math.fsum(kept) / len(kept) if kept else math.nan
 

@@ -30,6 +30,7 @@ from ._validation import (
     check_relevance_level,
 )
 from .curves import ndcg_table
+from .errors import InputTypeError, InputValueError
 from .policies import GAIN_POLICIES
 from .registry import METRICS, parse_metric
 
@@ -190,7 +191,7 @@ def plot_ranking(
     ranking = as_ranking(retrieved, duplicates="error")
     check_id_kinds(ranking, grades)
     if titles is not None and not isinstance(titles, Mapping):
-        raise TypeError(f"titles must be a mapping doc id -> title, got {type(titles).__name__}")
+        raise InputTypeError(f"titles must be a mapping doc id -> title, got {type(titles).__name__}")
     titles = titles or {}
     graded = any(g != 1 for g in grades.values())
     colors = _grade_colors(grades, level)
@@ -296,11 +297,11 @@ def plot_metrics_over_k(curves: pd.DataFrame, *, ax=None, mark_k: int | None = N
     >>> plt.close(fig)
     """
     if not isinstance(curves, pd.DataFrame):
-        raise TypeError(
+        raise InputTypeError(
             f"curves must be a DataFrame from metrics_over_k, got {type(curves).__name__}"
         )
     if curves.shape[1] == 0 or curves.shape[0] == 0:
-        raise ValueError(f"curves must have at least one row and one column, got {curves.shape}")
+        raise InputValueError(f"curves must have at least one row and one column, got {curves.shape}")
     mark_k = check_k(mark_k, name="mark_k", allow_none=True)
 
     ax = _new_axes(ax, figsize=(6.4, 4.0))
@@ -450,7 +451,7 @@ def plot_per_query(per_query: pd.DataFrame, *, metrics: Iterable | None = None, 
     >>> plt.close(fig)
     """
     if not isinstance(per_query, pd.DataFrame):
-        raise TypeError(
+        raise InputTypeError(
             "per_query must be a DataFrame with one column per metric, such as "
             f"evaluate(...).per_query; got {type(per_query).__name__}"
         )
@@ -458,13 +459,13 @@ def plot_per_query(per_query: pd.DataFrame, *, metrics: Iterable | None = None, 
         [metrics] if isinstance(metrics, str) else list(metrics)
     )
     if not columns:
-        raise ValueError("per_query has no metric column to draw")
+        raise InputValueError("per_query has no metric column to draw")
     for name in columns:
         if name not in per_query.columns:
             have = ", ".join(map(repr, per_query.columns))
-            raise ValueError(f"metric {name!r} is not a column of per_query; it has {have}")
+            raise InputValueError(f"metric {name!r} is not a column of per_query; it has {have}")
     if len(set(columns)) != len(columns):
-        raise ValueError(f"metrics must not repeat a column; got {columns!r}")
+        raise InputValueError(f"metrics must not repeat a column; got {columns!r}")
 
     ax = _new_axes(ax, figsize=(max(4.0, 1.2 * len(columns) + 1.5), 4.0))
     rng = np.random.default_rng(seed)
@@ -475,7 +476,7 @@ def plot_per_query(per_query: pd.DataFrame, *, metrics: Iterable | None = None, 
     means = []
     for position, name in zip(positions, columns, strict=True):
         if not pd.api.types.is_numeric_dtype(per_query[name]):
-            raise TypeError(f"column {name!r} of per_query must hold scores (numbers), "
+            raise InputTypeError(f"column {name!r} of per_query must hold scores (numbers), "
                             f"got dtype {per_query[name].dtype}")
         values = per_query[name].to_numpy(dtype=float)
         values = values[~np.isnan(values)]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import metrics as _m
 from ._validation import check_k
+from .errors import InputTypeError, InputValueError
 
 
 @dataclass(frozen=True)
@@ -149,25 +150,25 @@ def parse_metric(text: str) -> MetricSpec:
     >>> parse_metric("ndgc@10")
     Traceback (most recent call last):
     ...
-    ValueError: unknown metric 'ndgc@10'; did you mean 'ndcg'?
+    ragmetrics.errors.InputValueError: unknown metric 'ndgc@10'; did you mean 'ndcg'?
     """
     if not isinstance(text, str):
-        raise TypeError(f"a metric name must be a str such as 'recall@10', got {text!r}")
+        raise InputTypeError(f"a metric name must be a str such as 'recall@10', got {text!r}")
     match = _SPEC.match(text.strip())
     if match is None or match["name"] not in METRICS:
-        raise ValueError(f"unknown metric {text!r}{_suggest(text)}")
+        raise InputValueError(f"unknown metric {text!r}{_suggest(text)}")
     name, k_text = match["name"], match["k"]
     info = METRICS[name]
     if k_text is None:
         if info.cutoff == "required":
-            raise ValueError(
+            raise InputValueError(
                 f"metric {text!r} needs a cut-off: write it as '{name}@k', e.g. '{name}@10'"
             )
         return MetricSpec(name)
     if info.cutoff == "none":
-        raise ValueError(f"metric {name!r} takes no cut-off; got {text!r}, write {name!r}")
+        raise InputValueError(f"metric {name!r} takes no cut-off; got {text!r}, write {name!r}")
     if not re.fullmatch(r"[0-9]+", k_text):
-        raise ValueError(f"the cut-off in {text!r} must be a positive int, got {k_text!r}")
+        raise InputValueError(f"the cut-off in {text!r} must be a positive int, got {k_text!r}")
     return MetricSpec(name, check_k(int(k_text), name=f"the cut-off in {text!r}"))
 
 
@@ -177,10 +178,10 @@ def parse_metrics(names) -> list[MetricSpec]:
         names = [names]
     specs = [parse_metric(n) for n in names]
     if not specs:
-        raise ValueError("metrics must name at least one metric, e.g. ['recall@10', 'ndcg@10']")
+        raise InputValueError("metrics must name at least one metric, e.g. ['recall@10', 'ndcg@10']")
     seen: set[str] = set()
     for spec in specs:
         if str(spec) in seen:
-            raise ValueError(f"metric {str(spec)!r} is requested twice")
+            raise InputValueError(f"metric {str(spec)!r} is requested twice")
         seen.add(str(spec))
     return specs

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .compare import Comparison
+from .errors import InputValueError
 from .plotting import PALETTE, _literal
 
 __all__ = [
@@ -400,10 +401,10 @@ def plot_differences(comparison: Comparison, *, system: str | None = None, ax=No
     """
     c = comparison
     if len(c.systems) < 2:
-        raise ValueError("plot_differences needs two systems; this comparison has one")
+        raise InputValueError("plot_differences needs two systems; this comparison has one")
     system = c.systems[1] if system is None else c._check_system(system)
     if system == c.baseline:
-        raise ValueError(f"system {system!r} is the baseline; name another system")
+        raise InputValueError(f"system {system!r} is the baseline; name another system")
     rows = c.tests.xs(system, level="system").loc[list(c.metrics)]
     ax = _new_axes(ax, (6.4, 0.8 + 0.4 * len(c.metrics)))
     y = np.arange(len(c.metrics), dtype=float)
@@ -571,7 +572,7 @@ def write_report(comparison: Comparison, path, *, title: str = "Retrieval evalua
     kind = REPORT_FORMATS.get(Path(path).suffix.lower())
     if kind is None:
         known = ", ".join(REPORT_FORMATS)
-        raise ValueError(
+        raise InputValueError(
             f"cannot tell the report format of {os.fspath(path)!r} from its extension; "
             f"use one of {known}"
         )

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import InputTypeError, InputValueError
+
 __all__ = [
     "EXACT_MAX_QUERIES",
     "MIN_QUERIES",
@@ -73,19 +75,19 @@ Progress = Callable[[int, int], object] | None
 def _as_values(values, name: str) -> np.ndarray:
     """A 1-D float64 array of finite numbers, at least one, or an error naming the culprit."""
     if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name} must be a 1-D sequence of numbers, got the string {values!r}")
+        raise InputTypeError(f"{name} must be a 1-D sequence of numbers, got the string {values!r}")
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a 1-D sequence of numbers, got {values!r}") from None
+        raise InputTypeError(f"{name} must be a 1-D sequence of numbers, got {values!r}") from None
     if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one value per query), got shape {array.shape}")
+        raise InputValueError(f"{name} must be 1-D (one value per query), got shape {array.shape}")
     if len(array) == 0:
-        raise ValueError(f"{name} is empty: there must be at least one query")
+        raise InputValueError(f"{name} is empty: there must be at least one query")
     bad = ~np.isfinite(array)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
+        raise InputValueError(
             f"{name}[{i}] is {float(array[i])!r}; every value must be a finite number "
             "(drop the queries a 'skip' policy left out first: values[~np.isnan(values)])"
         )
@@ -95,7 +97,7 @@ def _as_values(values, name: str) -> np.ndarray:
 def _as_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
     a, b = _as_values(a, "a"), _as_values(b, "b")
     if len(a) != len(b):
-        raise ValueError(
+        raise InputValueError(
             f"a and b must hold one value per query for the same queries, in the same order; "
             f"got {len(a)} and {len(b)} values"
         )
@@ -104,29 +106,29 @@ def _as_pair(a, b) -> tuple[np.ndarray, np.ndarray]:
 
 def _check_confidence(confidence) -> float:
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number such as 0.95, got {confidence!r}")
+        raise InputTypeError(f"confidence must be a number such as 0.95, got {confidence!r}")
     if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
+        raise InputValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
     return float(confidence)
 
 
 def _check_positive_int(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a positive int, got {value!r}")
+        raise InputTypeError(f"{name} must be a positive int, got {value!r}")
     if value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
+        raise InputValueError(f"{name} must be a positive int, got {value!r}")
     return int(value)
 
 
 def _check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise TypeError(f"seed must be a non-negative int (for reproducible numbers), got {seed!r}")
+        raise InputTypeError(f"seed must be a non-negative int (for reproducible numbers), got {seed!r}")
     return int(seed)
 
 
 def _check_progress(progress) -> Progress:
     if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable(done, total), got {progress!r}")
+        raise InputTypeError(f"progress must be None or a callable(done, total), got {progress!r}")
     return progress
 
 
@@ -200,7 +202,7 @@ def bootstrap_means(
     """
     matrix = np.asarray(matrix, dtype=np.float64)
     if matrix.ndim != 2 or matrix.shape[0] == 0:
-        raise ValueError(f"matrix must be 2-D with at least one query row, got {matrix.shape}")
+        raise InputValueError(f"matrix must be 2-D with at least one query row, got {matrix.shape}")
     n_resamples = _check_positive_int(n_resamples, "n_resamples")
     rng = np.random.default_rng(_check_seed(seed))
     progress = _check_progress(progress)
@@ -271,7 +273,7 @@ def randomization_p_values(
     """
     d = np.asarray(differences, dtype=np.float64)
     if d.ndim != 2 or d.shape[0] == 0:
-        raise ValueError(f"differences must be 2-D with at least one query row, got {d.shape}")
+        raise InputValueError(f"differences must be 2-D with at least one query row, got {d.shape}")
     n_resamples = _check_positive_int(n_resamples, "n_resamples")
     seed = _check_seed(seed)
     progress = _check_progress(progress)
@@ -624,9 +626,9 @@ def student_t_cdf(t: float, df: float) -> float:
     0.025
     """
     if isinstance(t, bool) or not isinstance(t, numbers.Real) or math.isnan(t):
-        raise TypeError(f"t must be a number, got {t!r}")
+        raise InputTypeError(f"t must be a number, got {t!r}")
     if isinstance(df, bool) or not isinstance(df, numbers.Real) or not 0 < df < math.inf:
-        raise ValueError(f"df must be a positive finite number, got {df!r}")
+        raise InputValueError(f"df must be a positive finite number, got {df!r}")
     if t == 0:
         return 0.5
     tail = _two_sided_t_p(float(t), float(df)) / 2.0  # P(T >= |t|)
@@ -698,7 +700,7 @@ def _as_p_values(p_values) -> np.ndarray:
     bad = (p < 0) | (p > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"p_values[{i}] is {float(p[i])!r}; a p-value lies between 0 and 1")
+        raise InputValueError(f"p_values[{i}] is {float(p[i])!r}; a p-value lies between 0 and 1")
     return p
 
 

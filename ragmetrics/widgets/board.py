@@ -9,6 +9,7 @@ import traitlets
 
 from .. import board as logic
 from .._validation import check_k
+from ..errors import InputValueError
 from ..examples import load_example
 
 _HERE = Path(__file__).parent
@@ -117,7 +118,7 @@ class RankingBoard(anywidget.AnyWidget):
         """Click on a chunk: toggle relevant, or cycle its grade 0 -> 1 -> ... -> max -> 0."""
         doc_id = str(doc_id)
         if doc_id not in self.order:
-            raise ValueError(f"{doc_id!r} is not on the board; ids are {self.order!r}")
+            raise InputValueError(f"{doc_id!r} is not on the board; ids are {self.order!r}")
         grade = logic.cycle_grade(self.relevance.get(doc_id, 0.0), self.max_grade)
         self.relevance = {**self.relevance, doc_id: float(grade)}
 
