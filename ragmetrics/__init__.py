@@ -17,7 +17,7 @@ from .errors import (
     RankOrderWarning,
 )
 from .evaluate import Evaluation, evaluate
-from .io import read_golden, read_results, read_trec_qrels, read_trec_run
+from .io import read_golden, read_qrels, read_results, read_run, read_trec_qrels, read_trec_run
 from .metrics import (
     average_precision,
     dcg_at_k,
@@ -86,7 +86,9 @@ __all__ = [
     "r_precision",
     "randomization_test",
     "read_golden",
+    "read_qrels",
     "read_results",
+    "read_run",
     "read_trec_qrels",
     "read_trec_run",
     "recall_at_k",

@@ -1,0 +1,45 @@
+"""Read runs and judgments from files: TREC, CSV, TSV, JSONL and Parquet, exactly or not at all.
+
+Two readers take any format (told by ``format=``, the file name or the content):
+
+- :func:`read_run` returns a **run**: one row per retrieved doc, columns ``query_id``,
+  ``doc_id`` and ``rank`` and/or ``score``;
+- :func:`read_qrels` returns **qrels**: one row per judged doc, columns ``query_id``,
+  ``doc_id`` and ``relevance``.
+
+Both shapes go straight into :func:`ragmetrics.evaluate`. Behind them, one reader per
+kind of file: :func:`read_trec_run` and :func:`read_trec_qrels` (TREC),
+:func:`read_results` and :func:`read_golden` (CSV, TSV, JSONL, Parquet; long or wide).
+
+Three promises hold for every reader and every format:
+
+1. **Ids are text.** ``007``, ``1e5``, ``nan``, ``NULL`` and ``True`` are read as the
+   strings they are, never as numbers, missing values or booleans. (An integer id ``7``
+   in JSONL or Parquet becomes ``"7"``.)
+2. **Nothing is dropped or guessed.** Every record becomes rows, or the reader raises
+   :class:`~ragmetrics.FormatError` naming the file, the line number (the row, in
+   Parquet) and the line. Only blank lines are skipped. Every format goes through the
+   same checks (:mod:`ragmetrics.io.checks`), with the same messages.
+3. **Line numbers are physical.** A line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``,
+   and every line counts, blank ones included, so ``line 12`` is line 12 in an editor.
+
+A file must be UTF-8 (a leading byte-order mark is allowed), and may be compressed with
+gzip, bzip2, xz or Zstandard (:mod:`ragmetrics.io.source`).
+"""
+
+from ..errors import FormatError
+from .formats import FORMATS, read_qrels, read_run, sniff_format
+from .frames import read_golden, read_results
+from .trec import read_trec_qrels, read_trec_run
+
+__all__ = [
+    "FORMATS",
+    "FormatError",
+    "read_golden",
+    "read_qrels",
+    "read_results",
+    "read_run",
+    "read_trec_qrels",
+    "read_trec_run",
+    "sniff_format",
+]

@@ -1,0 +1,204 @@
+"""One reader for runs and one for judgments, whatever the file format.
+
+:func:`read_run` and :func:`read_qrels` read TREC, CSV, TSV, JSONL and Parquet files,
+compressed or not. The format comes from ``format=`` if given, else from the file name
+(before a compression suffix), else from the content: a TREC file has no header, and
+its first line has 4 fields (qrels) or 6 (a run).
+"""
+
+from __future__ import annotations
+
+import bz2
+import io
+import lzma
+import os
+import zlib
+from pathlib import Path
+
+import pandas as pd
+
+from .._validation import check_choice
+from ..errors import FormatError
+from .frames import read_golden, read_results
+from .source import compression_of, without_compression_suffix
+from .tables import TABLE_FORMATS
+from .trec import EXTRA_FIELDS, read_trec_qrels, read_trec_run
+
+__all__ = ["FORMATS", "read_qrels", "read_run", "sniff_format"]
+
+#: Every format a reader takes, by the name ``format=`` gives it.
+FORMATS = ("trec", *TABLE_FORMATS)
+
+_TABLE_SUFFIXES = {".csv", ".tsv", ".jsonl", ".ndjson", ".parquet", ".pq"}
+_NOT_READ = (".json", ".xlsx", ".xls", ".pkl", ".pickle", ".zip", ".7z", ".tar")
+_SNIFF_BYTES = 1 << 20
+
+
+def _first_line(path) -> tuple[int, str] | None:
+    """(number, text) of the first non-blank line, from the first megabyte, or None."""
+    with open(path, "rb") as handle:
+        data = handle.read(_SNIFF_BYTES)
+    kind = compression_of(data)
+    if kind == "zstd":
+        return None  # told by its name only
+    if kind is not None:
+        decompressor = {
+            "gzip": lambda: zlib.decompressobj(wbits=31),
+            "bzip2": bz2.BZ2Decompressor,
+            "xz": lzma.LZMADecompressor,
+        }[kind]()
+        try:
+            data = decompressor.decompress(data, _SNIFF_BYTES)
+        except (OSError, EOFError, lzma.LZMAError, zlib.error):
+            return None  # the reader reports the broken file
+    text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    for number, line in enumerate(io.StringIO(text, newline=None), start=1):
+        if line.split():
+            return number, line.rstrip("\n")
+    return None
+
+
+def sniff_format(path, role: str) -> str:
+    """The format of ``path`` as a run (``role="run"``) or judgments (``"qrels"``).
+
+    Raises
+    ------
+    FormatError
+        When the file is TREC for the other role, or of no format read here.
+    """
+    role = check_choice(role, ("run", "qrels"), "role")
+    name = without_compression_suffix(path)
+    suffix = name.suffix.lower()
+    shown = os.fspath(path)
+    if suffix in _TABLE_SUFFIXES:
+        if suffix == ".tsv" and _is_headerless_trec(path):
+            return "trec"
+        return {".ndjson": "jsonl", ".pq": "parquet"}.get(suffix, suffix[1:])
+    if suffix in _NOT_READ:
+        raise FormatError(
+            f"{suffix} files are not read; use .csv, .tsv, .jsonl (one JSON object per "
+            "line), .parquet, or a TREC file",
+            path=shown,
+        )
+    first = _first_line(path)
+    fields = None if first is None else first[1].split()
+    if fields is not None and len(fields) == 4 and role == "run":
+        raise FormatError(
+            "looks like TREC qrels (4 fields per line), not a run; the golden set comes "
+            "first: ragmetrics evaluate GOLDEN RUN [RUN ...]",
+            path=shown, line=first[0], text=first[1],
+        )
+    if fields is not None and len(fields) >= 6 and role == "qrels":
+        raise FormatError(
+            "looks like a TREC run (6 fields per line), not judgments; the golden set "
+            "comes first: ragmetrics evaluate GOLDEN RUN [RUN ...]",
+            path=shown, line=first[0], text=first[1],
+        )
+    if fields is not None and (len(fields) >= 6 if role == "run" else len(fields) == 4):
+        return "trec"
+    found = "no data lines" if fields is None else f"{len(fields)} fields on its first line"
+    raise FormatError(
+        f"cannot tell the format ({found}): expected .csv, .tsv, .jsonl, .ndjson, "
+        ".parquet, or a TREC file (qrels: 4 fields per line, run: 6)",
+        path=shown,
+        line=None if first is None else first[0],
+        text=None if first is None else first[1],
+    )
+
+
+def _is_headerless_trec(path) -> bool:
+    """A tab-separated TREC file (run: ``q Q0 doc rank score name``; qrels: ``q 0 doc rel``).
+
+    Tables have a header naming ``query_id``; TREC files have none, so a .tsv whose first
+    line is a TREC line is read as TREC.
+    """
+    first = _first_line(path)
+    fields = [] if first is None else first[1].split()
+    if not fields or "query_id" in fields:
+        return False
+    if len(fields) >= 6:
+        return fields[1] == "Q0"
+    return len(fields) == 4 and fields[3].lstrip("-").isdigit()
+
+
+def read_run(path, *, format: str | None = None, extra_fields: str = "error") -> pd.DataFrame:
+    """Read a run (a retriever's results) from a TREC, CSV, TSV, JSONL or Parquet file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, compressed or not (gzip, bzip2, xz; Zstandard with pyarrow).
+    format : {"trec", "csv", "tsv", "jsonl", "ndjson", "parquet"}, optional
+        By default from the name (``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``,
+        ``.parquet``, before a compression suffix); any other name is read as TREC when
+        its first line has 6 fields. A ``.tsv`` whose first line is a TREC line is TREC.
+    extra_fields : {"error", "ignore"}, default "error"
+        TREC runs only: a line of more than 6 fields is refused, since an id with a
+        space in it shifts every field after it; ``"ignore"`` ignores what follows the
+        run name, as trec_eval does (:func:`read_trec_run`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``query_id``, ``doc_id`` and ``rank`` and/or ``score``: :func:`read_trec_run`
+        for TREC files, :func:`read_results` for the others.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "bm25.txt"
+    ...     _ = path.write_text("q1 Q0 d3 1 9.5 bm25\\nq1 Q0 d1 2 7.0 bm25\\n")
+    ...     read_run(path)
+      query_id doc_id  rank  score run_name
+    0       q1     d3     1    9.5     bm25
+    1       q1     d1     2    7.0     bm25
+    """
+    check_choice(extra_fields, EXTRA_FIELDS, "extra_fields")
+    kind = _format(path, format, "run")
+    if kind == "trec":
+        return read_trec_run(path, extra_fields=extra_fields)
+    return read_results(path, format=kind)
+
+
+def read_qrels(path, *, format: str | None = None) -> pd.DataFrame:
+    """Read judgments (qrels, a golden set) from a TREC, CSV, TSV, JSONL or Parquet file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, compressed or not.
+    format : {"trec", "csv", "tsv", "jsonl", "ndjson", "parquet"}, optional
+        As in :func:`read_run`; a TREC qrels file has 4 fields per line.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``query_id``, ``doc_id`` and ``relevance``: :func:`read_trec_qrels` for TREC
+        files, :func:`read_golden` for the others.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "golden.jsonl"
+    ...     _ = path.write_text('{"query_id": "q1", "relevant_ids": ["d1", "d3"]}\\n')
+    ...     read_qrels(path)
+      query_id doc_id  relevance
+    0       q1     d1          1
+    1       q1     d3          1
+    """
+    kind = _format(path, format, "qrels")
+    if kind == "trec":
+        return read_trec_qrels(path)
+    return read_golden(path, format=kind)
+
+
+def _format(path, format: str | None, role: str) -> str:
+    if format is None:
+        if not Path(path).is_file():
+            Path(path).read_bytes()  # the OSError that names the file
+        return sniff_format(path, role)
+    return {"ndjson": "jsonl"}.get(check_choice(format, FORMATS, "format"), format)

@@ -1,0 +1,265 @@
+"""Golden sets and results from table files (CSV, TSV, JSONL, Parquet), long or wide.
+
+The columns decide the layout, never the values: **long** has one row per doc
+(``doc_id``), **wide** one row per query with a list of ids (``relevant_ids`` or
+``retrieved_ids``). Every value goes through the checks of :mod:`ragmetrics.io.checks`,
+whatever the format.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import FormatError
+from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
+from .tables import Table, read_table
+
+__all__ = ["read_golden", "read_results", "refuse_repeated_judgments"]
+
+
+def _form(table: Table, what: str, long_column: str, wide_column: str) -> str:
+    """'long' or 'wide': the form is named by the columns, never guessed from the values."""
+    table.require("query_id", what)
+    has_long, has_wide = long_column in table.columns, wide_column in table.columns
+    if has_long and has_wide:
+        raise table.error(
+            f"{what} has both {long_column!r} (long form) and {wide_column!r} (wide form) "
+            "columns; keep one"
+        )
+    if not (has_long or has_wide):
+        raise table.error(
+            f"{what} has no column {long_column!r} (long form: one row per doc) or "
+            f"{wide_column!r} (wide form: one row per query with a list of ids) "
+            f"({table.found()})"
+        )
+    return "long" if has_long else "wide"
+
+
+def _refuse_in_wide_form(table: Table, columns: tuple[str, ...], why: str) -> None:
+    for column in columns:
+        if column in table.columns:
+            raise table.error(f"the wide form has no use for column {column!r}: {why}")
+
+
+def _checked(table: Table, *results):
+    """The checked columns, or the FormatError of the earliest bad value among them."""
+    bad = earliest(*(r for r in results if isinstance(r, Bad)))
+    if bad is not None:
+        raise table.fail(bad)
+    return results
+
+
+def _wide_rows(table: Table, list_column: str) -> tuple[pd.Series, pd.Series, np.ndarray,
+                                                         np.ndarray]:
+    """One list per query -> (query ids, doc ids, position from 1, record of each doc)."""
+    queries = check_ids(table.column("query_id"))
+    valid = queries
+    if isinstance(queries, Bad):  # look for a repeated query before the bad id
+        rows = slice(0, queries.row)
+        valid = check_ids(table.column("query_id")._replace(values=table.values["query_id"][rows]))
+    repeated = valid.duplicated().to_numpy()
+    twice = None
+    if repeated.any():
+        row = int(np.argmax(repeated))
+        first = int(np.flatnonzero((valid == valid.iloc[row]).to_numpy())[0])
+        twice = Bad(row, f"query {valid.iloc[row]!r} already has a row, on {table.unit} "
+                         f"{table.line_of(first)}; the wide form has one row per query")
+    lists = flatten_id_lists(table.column(list_column))
+    queries, _, lists = _checked(table, queries, twice, lists)
+    docs, records, positions = lists
+    query = pd.Series(queries.to_numpy(dtype=object)[records], dtype=str)
+    return query, docs, positions, records
+
+
+def refuse_repeated_judgments(frame: pd.DataFrame, table_path: str, lines: np.ndarray,
+                              unit: str = "line", source=None) -> None:
+    """A (query, doc) pair judged twice is an error naming both lines (as in trec_eval)."""
+    repeated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
+    if not repeated.any():
+        return
+    row = int(np.argmax(repeated))
+    query, doc = frame["query_id"].iloc[row], frame["doc_id"].iloc[row]
+    same = (frame["query_id"] == query).to_numpy() & (frame["doc_id"] == doc).to_numpy()
+    first = int(np.flatnonzero(same)[0])
+    line = int(lines[row])
+    text = None if source is None else source.line_text(line)
+    raise FormatError(
+        f"query {query!r} judges doc {doc!r} twice, on {unit}s {int(lines[first])} and "
+        f"{line}; each (query, doc) pair takes one grade",
+        path=table_path, line=line, text=text, unit=unit,
+    )
+
+
+def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
+    """Read a golden set (the relevant chunks of each query) from a CSV, TSV, JSONL or
+    Parquet file (compressed or not).
+
+    Two layouts are accepted, and the columns decide which, never the values:
+
+    - **long**, one row per relevant doc: columns ``query_id``, ``doc_id`` and optionally
+      ``relevance`` (an integer grade; 1 for every row when the column is absent);
+    - **wide**, one row per query: columns ``query_id`` and ``relevant_ids``, a list of
+      ids each with grade 1. In JSONL the list is a JSON array (``["c1", "c2"]``), in
+      Parquet a list column; in CSV it is a cell holding a JSON array (``"[""c1"",
+      ""c2""]"`` once CSV-quoted) or ids separated by ``|`` or by ``;`` (``c1|c2``;
+      spaces around a separator are dropped). A JSONL or Parquet string is read as such
+      a CSV cell.
+
+    A file with both ``doc_id`` and ``relevant_ids`` is refused, as is a wide file with a
+    ``relevance`` column (the wide form has no grades: use the long form for graded
+    judgments) or with two rows for one query, and a doc judged twice for one query
+    (which grade would count?). Other columns, such as the question text, are ignored.
+    A wide row with an empty list gives no rows, as that query would have no line in
+    the long form.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, UTF-8, with a header line (CSV, TSV) or one JSON object per line
+        (JSONL), or a Parquet file; gzip, bzip2, xz or Zstandard compression is undone
+        first (:mod:`ragmetrics.io.source`).
+    format : {"csv", "tsv", "jsonl", "ndjson", "parquet"}, optional
+        The file format. By default it is read from the extension (before a
+        compression suffix): ``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``, ``.parquet``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The qrels shape: columns ``query_id`` and ``doc_id`` (str) and ``relevance``
+        (int64), in file order (wide lists in list order).
+
+    Raises
+    ------
+    FormatError
+        For a missing column (it lists the columns found), an empty or blank id, an id
+        with surrounding whitespace, a grade that is not an integer (in JSONL and
+        Parquet: a number, not text), a list that is not a list of string or integer
+        ids, a doc judged twice, a CSV row with the wrong number of fields, a JSONL line
+        that is not a JSON object, bytes that are not UTF-8, or no data lines. The error
+        names the file, the line (in Parquet, the row) and the line's text.
+    ValueError
+        If the format is neither given nor known from the extension.
+
+    Examples
+    --------
+    The same golden set, long and wide:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     long_path, wide_path = Path(folder) / "long.csv", Path(folder) / "wide.jsonl"
+    ...     _ = long_path.write_text("query_id,doc_id\\nq1,c1\\nq1,c7\\nq2,007\\n")
+    ...     _ = wide_path.write_text(
+    ...         '{"query_id": "q1", "relevant_ids": ["c1", "c7"]}\\n'
+    ...         '{"query_id": "q2", "relevant_ids": ["007"]}\\n'
+    ...     )
+    ...     long, wide = read_golden(long_path), read_golden(wide_path)
+    >>> long
+      query_id doc_id  relevance
+    0       q1     c1          1
+    1       q1     c7          1
+    2       q2    007          1
+    >>> long.equals(wide)
+    True
+    """
+    table = read_table(path, format)
+    form = _form(table, "the golden set", "doc_id", "relevant_ids")
+    if form == "wide":
+        _refuse_in_wide_form(
+            table, ("relevance",), "every listed id has grade 1; use the long form for grades"
+        )
+        queries, docs, _, records = _wide_rows(table, "relevant_ids")
+        grades = np.ones(len(docs), dtype=np.int64)
+    else:
+        checks = [check_ids(table.column("query_id")), check_ids(table.column("doc_id"))]
+        if "relevance" in table.columns:
+            checks.append(check_integers(table.column("relevance")))
+        queries, docs, *rest = _checked(table, *checks)
+        grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
+        records = np.arange(len(docs))
+    frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": grades})
+    refuse_repeated_judgments(frame, table.path, table.lines[records], table.unit, table.source)
+    return frame
+
+
+def read_results(path, *, format: str | None = None) -> pd.DataFrame:
+    """Read retriever results (a run) from a CSV, TSV, JSONL or Parquet file.
+
+    Two layouts are accepted, and the columns decide which, never the values:
+
+    - **long**, one row per retrieved doc: columns ``query_id``, ``doc_id`` and ``score``
+      (higher is better) or ``rank`` (1 is best), or both;
+    - **wide**, one row per query: columns ``query_id`` and ``retrieved_ids``, the list of
+      ids in rank order, best first. It is written like ``relevant_ids`` in
+      :func:`read_golden` (a JSON array or Parquet list, or ids separated by ``|`` or
+      ``;`` in CSV).
+
+    A file with both ``doc_id`` and ``retrieved_ids`` is refused, as is a wide file with
+    a ``score`` or ``rank`` column (the order of the list is the ranking) or with two rows
+    for one query. Other columns are ignored. A wide row with an empty list (nothing
+    retrieved) gives no rows; :func:`ragmetrics.evaluate` then reports the query as
+    missing from the run. A doc listed twice for one query is kept: what to do with it is
+    the ``duplicates`` convention of :func:`ragmetrics.evaluate`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        As in :func:`read_golden`.
+    format : {"csv", "tsv", "jsonl", "ndjson", "parquet"}, optional
+        As in :func:`read_golden`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The run shape, in file order: ``query_id`` and ``doc_id`` (str), then ``rank``
+        (int64) and/or ``score`` (float64), whichever the file has. The wide form gives
+        ``rank`` 1, 2, ... in list order.
+
+    Raises
+    ------
+    FormatError
+        As :func:`read_golden`, and for a ``rank`` that is not an integer or a ``score``
+        that is not a finite number (NaN and infinity are refused).
+    ValueError
+        If the format is neither given nor known from the extension.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "results.csv"
+    ...     _ = path.write_text("query_id,retrieved_ids,question\\nq1,c7|c1|c3,Who?\\n")
+    ...     run = read_results(path)
+    >>> run
+      query_id doc_id  rank
+    0       q1     c7     1
+    1       q1     c1     2
+    2       q1     c3     3
+    """
+    table = read_table(path, format)
+    form = _form(table, "the results file", "doc_id", "retrieved_ids")
+    if form == "wide":
+        _refuse_in_wide_form(
+            table, ("score", "rank"), "the order of 'retrieved_ids' is the ranking"
+        )
+        queries, docs, positions, _ = _wide_rows(table, "retrieved_ids")
+        return pd.DataFrame({"query_id": queries, "doc_id": docs, "rank": positions})
+    has_rank, has_score = "rank" in table.columns, "score" in table.columns
+    if not (has_rank or has_score):
+        raise table.error(
+            f"the results have no column 'score' or 'rank' to order the docs by ({table.found()})"
+        )
+    checks = [check_ids(table.column("query_id")), check_ids(table.column("doc_id"))]
+    if has_rank:
+        checks.append(check_integers(table.column("rank")))
+    if has_score:
+        checks.append(check_numbers(table.column("score")))
+    queries, docs, *rest = _checked(table, *checks)
+    out = {"query_id": queries, "doc_id": docs}
+    if has_rank:
+        out["rank"] = rest.pop(0)
+    if has_score:
+        out["score"] = rest.pop(0)
+    return pd.DataFrame(out)

@@ -1,0 +1,158 @@
+"""A text file read once, exactly: decompressed, decoded as UTF-8, split into lines.
+
+Two promises every reader builds on:
+
+- **Compressed files read as they are.** A gzip, bzip2, xz or Zstandard file (told by
+  its first bytes, whatever its name) is decompressed first; Zstandard needs pyarrow.
+- **Line numbers are those of an editor.** A line ends at ``\\n``, ``\\r\\n`` or a lone
+  ``\\r`` (old Mac files), and every line counts, blank ones included, so ``line 12`` is
+  line 12 on screen. A file must be UTF-8; a leading byte-order mark is dropped.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import re
+import zlib
+from pathlib import Path
+
+from ..errors import FormatError
+
+__all__ = [
+    "COMPRESSION_SUFFIXES",
+    "Source",
+    "compression_of",
+    "read_bytes",
+    "without_compression_suffix",
+]
+
+#: File name endings of compressed files; the format is read from the name before them.
+COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
+
+_LINE_BREAK = re.compile(r"\r\n?")
+
+# First bytes of each compressed format. None of them can begin a UTF-8 text file, but
+# "BZh": a bzip2 file has a block size digit and the block magic 0x314159265359 next.
+_MAGIC = (
+    (re.compile(rb"\x1f\x8b"), "gzip"),
+    (re.compile(rb"BZh[1-9]1AY&SY"), "bzip2"),
+    (re.compile(rb"\xfd7zXZ\x00"), "xz"),
+    (re.compile(rb"\x28\xb5\x2f\xfd"), "zstd"),
+)
+
+
+def compression_of(data: bytes) -> str | None:
+    """"gzip", "bzip2", "xz" or "zstd" when ``data`` starts like one, else None."""
+    return next((kind for magic, kind in _MAGIC if magic.match(data)), None)
+
+
+def without_compression_suffix(path) -> Path:
+    """``runs/bm25.tsv.gz`` -> ``runs/bm25.tsv``: the name that tells the format."""
+    path = Path(path)
+    if path.suffix.lower() in COMPRESSION_SUFFIXES:
+        return path.with_suffix("")
+    return path
+
+
+def read_bytes(path) -> bytes:
+    """The file's bytes, decompressed if they are gzip, bzip2, xz or Zstandard data."""
+    name = os.fspath(path)
+    raw = Path(path).read_bytes()
+    kind = compression_of(raw)
+    if kind is None:
+        return raw
+    try:
+        if kind == "gzip":
+            return gzip.decompress(raw)
+        if kind == "bzip2":
+            return bz2.decompress(raw)
+        if kind == "xz":
+            return lzma.decompress(raw)
+        return _zstd_decompress(raw, name)
+    except (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error) as error:
+        raise FormatError(
+            f"starts like {kind} data but cannot be decompressed ({error}); is the file "
+            "complete?",
+            path=name,
+        ) from None
+
+
+def _zstd_decompress(raw: bytes, name: str) -> bytes:
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raise FormatError(
+            "is Zstandard-compressed; reading it needs pyarrow (pip install pyarrow), or "
+            "decompress it first (zstd -d)",
+            path=name,
+        ) from None
+    stream = pa.CompressedInputStream(pa.BufferReader(raw), "zstd")
+    try:
+        return stream.read()
+    except pa.ArrowException as error:
+        raise ValueError(str(error)) from None
+
+
+class Source:
+    """A file's decoded text, with helpers to report a line of it.
+
+    Attributes
+    ----------
+    name : str
+        The path, as the caller named it (errors quote it).
+    text : str
+        The decoded text, line breaks as written (the CSV reader needs quoted ``\\r``
+        kept as it is).
+    """
+
+    def __init__(self, path) -> None:
+        self.name = os.fspath(path)
+        raw = read_bytes(path)
+        if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
+            raw = raw[3:]
+        try:
+            self.text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise self._not_utf8(raw, error) from None
+        self._normalized: str | None = None
+        self._lines: list[str] | None = None
+
+    def _not_utf8(self, raw: bytes, error: UnicodeDecodeError) -> FormatError:
+        before = _LINE_BREAK.sub("\n", raw[: error.start].decode("utf-8", "replace"))
+        line = before.count("\n") + 1
+        start = max(raw.rfind(b"\n", 0, error.start), raw.rfind(b"\r", 0, error.start)) + 1
+        ends = [i for i in (raw.find(b"\n", error.start), raw.find(b"\r", error.start)) if i >= 0]
+        text = raw[start : min(ends) if ends else len(raw)]
+        return FormatError(
+            f"not valid UTF-8 (byte 0x{raw[error.start]:02x}, byte {error.start - start + 1} "
+            "of the line); save the file as UTF-8",
+            path=self.name,
+            line=line,
+            text=text.decode("utf-8", errors="backslashreplace"),
+        )
+
+    @property
+    def normalized(self) -> str:
+        """The text with every line break written ``\\n``."""
+        if self._normalized is None:
+            text = self.text
+            self._normalized = _LINE_BREAK.sub("\n", text) if "\r" in text else text
+        return self._normalized
+
+    def lines(self) -> list[str]:
+        """Physical lines, without their line break; a final break ends the last line."""
+        if self._lines is None:
+            self._lines = self.normalized.split("\n")
+            if self._lines[-1] == "" and len(self._lines) > 1:
+                self._lines.pop()
+        return self._lines
+
+    def line_text(self, number: int) -> str:
+        return self.lines()[number - 1]
+
+    def error(self, reason: str, line: int | None = None) -> FormatError:
+        text = None if line is None else self.line_text(line)
+        return FormatError(reason, path=self.name, line=line, text=text)
