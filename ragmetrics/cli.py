@@ -10,33 +10,44 @@ each run against the first (the baseline): the difference, its interval, the pai
 randomization and t-test p-values, the corrected p-value and a verdict. Warnings (too few
 queries, one metric alone, queries missing from a run) are printed with the numbers.
 
-**File formats**, by extension first, then by content:
+**File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
+name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not:
 
-- ``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``: read by :func:`ragmetrics.io.read_golden`
-  (GOLDEN) and :func:`ragmetrics.io.read_results` (RUN), long or wide form;
-- ``.parquet``: the same columns (long form: ``query_id``, ``doc_id`` and ``relevance``,
-  or ``score``/``rank``; wide form: ``relevant_ids``/``retrieved_ids`` lists);
+- ``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``, ``.parquet``: long or wide form;
 - any other name (``.txt``, ``.run``, ``.qrels``, none, trec_eval's ``results.test``...):
   a TREC file, told by its first non-blank line: 4 whitespace-separated fields is a
-  qrels file (``query_id iteration doc_id relevance``), 6 or more a run (``query_id Q0
-  doc_id rank score run_name``). As in trec_eval, whatever follows a run's 6th field is
-  ignored.
+  qrels file (``query_id iteration doc_id relevance``), 6 a run (``query_id Q0 doc_id
+  rank score run_name``). A run line of more fields is refused (an id with a space in
+  it shifts every field after it) unless ``--trec-extra-fields ignore``, which ignores
+  what follows the run name, as trec_eval does.
 
-Exit status: 0 on success, 2 on bad input (unreadable or malformed file, with its line
-number; unknown metric; runs with no query in common with the golden set), with one line
-on stderr saying what is wrong.
+**Outputs never replace inputs.** ``--report`` and ``--per-query`` are checked before
+anything is read: an output that is an input (the same file, through links too), two
+outputs naming one file, a folder or a read-only file are refused. Files are written
+atomically; a symbolic link is written through.
+
+Exit status: 0 on success; 2 on bad input (a file missing, unreadable or malformed, with
+its line number; an unknown metric; runs with no query in common with the golden set;
+an output that would replace an input), with one line on stderr saying what is wrong;
+1 on an internal error (a bug in ragmetrics: the message says so, ``--debug`` prints the
+traceback); 130 when interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
+import traceback
 from pathlib import Path
 
-import pandas as pd
-
 from .compare import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
-from .io import FormatError, read_golden, read_results, read_trec_qrels, read_trec_run
+from .errors import InputError
+from .io import read_qrels, read_run
+from .io.trec import EXTRA_FIELDS
+from .output_files import check_outputs
 from .policies import (
     DUPLICATE_POLICIES,
     EMPTY_POLICIES,
@@ -46,13 +57,13 @@ from .policies import (
 )
 from .registry import METRICS
 from .report import REPORT_FORMATS, to_text, write_per_query_csv, write_report
+from .safe_text import terminal_text
 
 __all__ = ["main"]
 
-_TABLE_EXTENSIONS = (".csv", ".tsv", ".jsonl", ".ndjson")
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """Bad input from the command line: printed as one line, exit status 2."""
 
 
@@ -67,6 +78,8 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Exact retrieval metrics for RAG: Recall@k, Precision@k, MRR, nDCG@k.",
     )
     parser.add_argument("--version", action="version", version=f"ragmetrics {_version()}")
+    parser.add_argument("--debug", action="store_true",
+                        help="print the full traceback of any error")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cmd = commands.add_parser(
         "evaluate",
@@ -75,7 +88,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "runs, also each run against the first: the difference, its interval, paired "
         "randomization and t-test p-values, the corrected p-value and a verdict.",
         epilog="File formats: .csv, .tsv, .jsonl, .ndjson, .parquet, or TREC (qrels: 4 "
-        "fields per line; run: 6). Exit status 2 on bad input.",
+        "fields per line; run: 6), compressed (.gz, .bz2, .xz, .zst) or not. An output "
+        "never replaces an input. Exit status 2 on bad input, 1 on an internal error.",
     )
     cmd.add_argument("golden", metavar="GOLDEN", help="the judgments: golden set or TREC qrels")
     cmd.add_argument("runs", metavar="RUN", nargs="+", help="one or more runs (results)")
@@ -96,6 +110,10 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="write a report: .html (self-contained) or .md")
     cmd.add_argument("--per-query", metavar="FILE",
                      help="write every per-query value to this .csv")
+    cmd.add_argument("--trec-extra-fields", choices=EXTRA_FIELDS, default="error",
+                     help="a TREC run line of more than 6 fields: an error (an id with a "
+                     "space in it shifts every field), or ignore what follows the run "
+                     "name, as trec_eval does (default: %(default)s)")
     stats = cmd.add_argument_group("statistics")
     stats.add_argument("--confidence", metavar="C", type=float, default=0.95,
                        help="confidence level of the intervals (default: %(default)s)")
@@ -183,133 +201,24 @@ def _names(text: str | None, runs: list[str]) -> list[str]:
     return names
 
 
-def _first_line_fields(path: Path) -> list[str] | None:
-    """The whitespace-separated fields of the first non-blank line."""
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            fields = line.split()
-            if fields:
-                return fields
-    return None
-
-
-def _first_fields(path: Path) -> int | None:
-    """The number of whitespace-separated fields on the first non-blank line."""
-    fields = _first_line_fields(path)
-    return None if fields is None else len(fields)
-
-
-def _is_headerless_trec(path: Path) -> bool:
-    """A tab-separated TREC file (run: ``q Q0 doc rank score name``; qrels: ``q 0 doc rel``).
-
-    Tables have a header naming ``query_id``; TREC files have none, so a .tsv whose first
-    line is a TREC line is read as TREC.
-    """
-    fields = _first_line_fields(path)
-    if not fields or "query_id" in fields:
-        return False
-    if len(fields) >= 6:
-        return fields[1] == "Q0"
-    return len(fields) == 4 and fields[3].lstrip("-").isdigit()
-
-
-def _load(path_text: str, role: str) -> pd.DataFrame:
-    """Read GOLDEN (role "golden") or a RUN (role "run") by extension, then by content."""
+def _load(path_text: str, role: str, extra_fields: str):
+    """Read GOLDEN (role "golden") or a RUN (role "run"), in whatever format it is."""
     path = Path(path_text)
     label = "GOLDEN" if role == "golden" else "RUN"
     if not path.exists():
         raise UsageError(f"{label} file not found: {path_text}")
     if not path.is_file():
         raise UsageError(f"{label} is not a regular file (a folder or a pipe?): {path_text}")
-    suffix = path.suffix.lower()
-    if suffix in _TABLE_EXTENSIONS and not (suffix == ".tsv" and _is_headerless_trec(path)):
-        return read_golden(path) if role == "golden" else read_results(path)
-    if suffix == ".parquet":
-        return _from_parquet(path, role)
-    if suffix in (".json", ".xlsx", ".xls", ".pkl", ".pickle"):
-        raise UsageError(
-            f"{path_text}: {suffix} files are not read; use .csv, .tsv, .jsonl (one JSON "
-            "object per line), .parquet, or a TREC file"
-        )
-    fields = _first_fields(path)
-    if fields == 4:
-        if role == "run":
-            raise UsageError(
-                f"{path_text} looks like TREC qrels (4 fields per line), not a run; the "
-                "golden set comes first: ragmetrics evaluate GOLDEN RUN [RUN ...]"
-            )
-        return read_trec_qrels(path)
-    if fields is not None and fields >= 6:
-        if role == "golden":
-            raise UsageError(
-                f"{path_text} looks like a TREC run (6 fields per line), not judgments; the "
-                "golden set comes first: ragmetrics evaluate GOLDEN RUN [RUN ...]"
-            )
-        return read_trec_run(path, extra_fields="ignore")
-    found = "no data lines" if fields is None else f"{fields} fields on its first line"
-    raise UsageError(
-        f"cannot tell the format of {path_text} ({found}): expected .csv, .tsv, .jsonl, "
-        ".ndjson, .parquet, or a TREC file (qrels: 4 fields per line, run: 6)"
-    )
+    if role == "golden":
+        return read_qrels(path)
+    return read_run(path, extra_fields=extra_fields)
 
 
-def _from_parquet(path: Path, role: str) -> pd.DataFrame:
-    try:
-        frame = pd.read_parquet(path)
-    except ImportError as error:
-        raise UsageError(
-            f"{path}: reading .parquet needs pyarrow (pip install pyarrow): {error}"
-        ) from None
-    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
-        raise UsageError(f"{path}: not a readable parquet file ({error})") from None
-    list_column = "relevant_ids" if role == "golden" else "retrieved_ids"
-    have = ", ".join(map(repr, frame.columns)) or "none"
-    if "query_id" not in frame.columns:
-        raise UsageError(f"{path}: no column 'query_id' (columns: {have})")
-    if list_column in frame.columns and "doc_id" not in frame.columns:  # the wide form
-        long = frame[["query_id", list_column]].explode(list_column, ignore_index=True)
-        long = long.dropna(subset=[list_column]).rename(columns={list_column: "doc_id"})
-        if role == "golden":
-            long["relevance"] = 1
-        else:
-            long["rank"] = long.groupby("query_id", sort=False).cumcount() + 1
-        frame = long
-    needed = ["doc_id"] + (["relevance"] if role == "golden" else [])
-    for column in needed:
-        if column == "relevance" and column not in frame.columns:
-            frame = frame.assign(relevance=1)
-        elif column not in frame.columns:
-            raise UsageError(f"{path}: no column {column!r} or {list_column!r} (columns: {have})")
-    if role == "run" and not {"score", "rank"} & set(frame.columns):
-        raise UsageError(
-            f"{path}: no column 'score' or 'rank' to order the docs by (columns: {have})"
-        )
-    for column in ("query_id", "doc_id"):
-        frame[column] = _text_ids(frame[column], column, path)
-    return frame
-
-
-def _text_ids(column: pd.Series, name: str, path: Path) -> pd.Series:
-    """Ids as text, as every other reader gives them: 42 -> "42"; anything else refused."""
-    if pd.api.types.is_integer_dtype(column.dtype):
-        return column.astype(str).astype(object)
-    bad = column.map(lambda v: not isinstance(v, str))
-    if bad.any():
-        value = column[bad].iloc[0]
-        raise UsageError(f"{path}: column {name!r} must hold text or integer ids, found {value!r}")
-    return column.astype(object)
-
-
-def _check_output(path_text: str | None, option: str, extensions) -> None:
-    if path_text is None:
-        return
-    path = Path(path_text)
-    if path.suffix.lower() not in extensions:
+def _check_output_names(path_text: str | None, option: str, extensions) -> None:
+    if path_text is not None and Path(path_text).suffix.lower() not in extensions:
         raise UsageError(
             f"{option} {path_text}: the file name must end in {' or '.join(extensions)}"
         )
-    if not path.resolve().parent.is_dir():
-        raise UsageError(f"{option} {path_text}: the folder {path.parent} does not exist")
 
 
 def _progress_line(stream):
@@ -331,11 +240,15 @@ def _evaluate(args) -> int:
     names = _names(args.names, args.runs)
     if args.baseline is not None and args.baseline not in names:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the run names {names}")
-    _check_output(args.report, "--report", tuple(REPORT_FORMATS))
-    _check_output(args.per_query, "--per-query", (".csv",))
+    _check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
+    _check_output_names(args.per_query, "--per-query", (".csv",))
+    inputs = {"GOLDEN": args.golden} | {f"RUN {name}": path
+                                        for name, path in zip(names, args.runs, strict=True)}
+    check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
 
-    qrels = _load(args.golden, "golden")
-    runs = {name: _load(path, "run") for name, path in zip(names, args.runs, strict=True)}
+    qrels = _load(args.golden, "golden", args.trec_extra_fields)
+    runs = {name: _load(path, "run", args.trec_extra_fields)
+            for name, path in zip(names, args.runs, strict=True)}
     comparison = compare(
         runs,
         qrels,
@@ -356,35 +269,76 @@ def _evaluate(args) -> int:
     print(to_text(comparison))
     if args.report is not None:
         write_report(comparison, args.report)
-        print(f"report written to {args.report}", file=sys.stderr)
+        print(terminal_text(f"report written to {args.report}"), file=sys.stderr)
     if args.per_query is not None:
         write_per_query_csv(comparison, args.per_query)
-        print(f"per-query values written to {args.per_query}", file=sys.stderr)
+        print(terminal_text(f"per-query values written to {args.per_query}"), file=sys.stderr)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 success, 2 bad input).
+    """Run the command line; return the exit status (0 success, 2 bad input, 1 a bug).
 
     Examples
     --------
     >>> main(["evaluate", "no-such-golden.csv", "run.csv"])
     2
     """
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    with _terminate_as_exit():
+        try:
+            args = _build_parser().parse_args(argv)
+            return _evaluate(args)
+        except SystemExit as exit:  # --help, --version and SIGTERM end here
+            return int(exit.code or 0) if isinstance(exit.code, int | None) else 2
+        except (InputError, OSError) as error:
+            if debug:
+                traceback.print_exc()
+            _say(_input_error_message(error))
+            return 2
+        except KeyboardInterrupt:
+            _say("interrupted")
+            return 130
+        except Exception as error:  # noqa: BLE001 - a bug in ragmetrics, not in the input
+            if debug:
+                traceback.print_exc()
+            _say(
+                f"internal error (a bug in ragmetrics, not in your input): "
+                f"{type(error).__name__}: {error}"
+                + ("" if debug else "; run again with --debug for the traceback, and please "
+                   "report it")
+            )
+            return 1
+
+
+def _input_error_message(error: Exception) -> str:
+    if isinstance(error, OSError) and error.filename is not None:
+        reason = error.strerror or str(error)
+        return f"cannot read or write {os.fspath(error.filename)}: {reason}"
+    return str(error)
+
+
+def _say(message: str) -> None:
+    # Ids and file names come from the user: no escape sequence reaches the terminal.
+    print(f"ragmetrics: error: {terminal_text(message, keep_newlines=False)}",
+          file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit():
+    """SIGTERM ends the command like Ctrl-C: files half written are removed first."""
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
     try:
-        args = _build_parser().parse_args(argv)
-        return _evaluate(args)
-    except SystemExit as exit:  # --help and --version end here
-        return int(exit.code or 0)
-    except (UsageError, FormatError, ValueError, TypeError, OSError) as error:
-        message = str(error) if not isinstance(error, OSError) or not error.filename else (
-            f"cannot read or write {error.filename}: {error.strerror}"
-        )
-        print(f"ragmetrics: error: {message}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("ragmetrics: interrupted", file=sys.stderr)
-        return 130
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,6 +33,7 @@ from .curves import ndcg_table
 from .errors import InputTypeError, InputValueError
 from .policies import GAIN_POLICIES
 from .registry import METRICS, parse_metric
+from .safe_text import plot_text
 
 __all__ = [
     "PALETTE",
@@ -75,8 +76,8 @@ _CUTOFF = PALETTE["vermillion"]
 
 
 def _literal(text: Any) -> str:
-    """``text`` as a str that Matplotlib draws as written (no mathtext between ``$``s)."""
-    return str(text).replace("$", r"\$")
+    """``text`` as a str that Matplotlib draws as written (no mathtext, no control codes)."""
+    return plot_text(text)
 
 
 def _shorten(text: str, width: int) -> str:

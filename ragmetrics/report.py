@@ -17,12 +17,10 @@ are written atomically: a failure mid-write leaves the previous file untouched.
 from __future__ import annotations
 
 import base64
-import contextlib
 import html
 import io
 import os
 import platform
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -31,7 +29,9 @@ import pandas as pd
 
 from .compare import Comparison
 from .errors import InputValueError
-from .plotting import PALETTE, _literal
+from .output_files import write_atomic
+from .plotting import PALETTE
+from .safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
 
 __all__ = [
     "REPORT_FORMATS",
@@ -44,7 +44,6 @@ __all__ = [
     "to_html",
     "to_markdown",
     "to_text",
-    "write_atomic",
     "write_per_query_csv",
     "write_report",
 ]
@@ -277,14 +276,14 @@ def to_text(comparison: Comparison) -> str:
             f"correction={c.correction}"
         ),
     ]
-    return "\n".join(lines)
+    return terminal_text("\n".join(lines))  # ids and names cannot drive the terminal
 
 
 # -- Markdown --------------------------------------------------------------------------
 
 
 def _md_cell(text: str) -> str:
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text)  # shown as written: no HTML, no links, no markup
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -363,6 +362,7 @@ def plot_intervals(comparison: Comparison, *, ax=None):
     ax = _new_axes(ax, (6.4, 0.6 + 0.45 * len(c.metrics) * max(1, len(c.systems) / 2)))
     y = np.arange(len(c.metrics), dtype=float)
     step = 0.7 / max(len(c.systems), 1)
+    handles = []
     for i, system in enumerate(c.systems):
         rows = c.summary.xs(system, level="system").loc[list(c.metrics)]
         offset = (i - (len(c.systems) - 1) / 2) * step
@@ -371,16 +371,19 @@ def plot_intervals(comparison: Comparison, *, ax=None):
         # clip, so the bar still spans the interval.
         err = np.maximum(0.0, np.vstack([mean - rows["low"].to_numpy(float),
                                          rows["high"].to_numpy(float) - mean]))
-        ax.errorbar(mean, y + offset, xerr=err, fmt="o", capsize=3, markersize=5,
-                    color=_SYSTEM_COLORS[i % len(_SYSTEM_COLORS)], label=_literal(system))
-    ax.set_yticks(y, labels=[_literal(m) for m in c.metrics])
+        handles.append(ax.errorbar(mean, y + offset, xerr=err, fmt="o", capsize=3,
+                                   markersize=5, color=_SYSTEM_COLORS[i % len(_SYSTEM_COLORS)],
+                                   label=plot_text(system)))
+    ax.set_yticks(y, labels=[plot_text(m) for m in c.metrics])
     ax.invert_yaxis()
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel(f"mean over {_count(c.n_queries, 'query', 'queries')}, "
                   f"{_percent(c.confidence)} bootstrap interval")
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
+    # Labels given explicitly: a legend would drop a system named "_baseline" otherwise.
+    ax.legend(handles, [plot_text(system) for system in c.systems], loc="upper left",
+              bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
     return ax
 
 
@@ -421,9 +424,9 @@ def plot_differences(comparison: Comparison, *, system: str | None = None, ax=No
         ax.scatter(diff[~significant], y[~significant], facecolor="white", edgecolor=color,
                    zorder=3, label="not significant")
     ax.axvline(0.0, color="0.35", linestyle="--", linewidth=1)
-    ax.set_yticks(y, labels=[_literal(m) for m in c.metrics])
+    ax.set_yticks(y, labels=[plot_text(m) for m in c.metrics])
     ax.invert_yaxis()
-    ax.set_title(_literal(f"{system} − {c.baseline}"))
+    ax.set_title(plot_text(f"{system} − {c.baseline}"))
     ax.set_xlabel(f"mean difference, {_percent(c.confidence)} paired bootstrap interval")
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
@@ -531,39 +534,6 @@ def per_query_frame(comparison: Comparison) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def write_atomic(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` all at once or not at all.
-
-    The text goes to a temporary file in the same folder, which then replaces ``path``
-    in one step (:func:`os.replace`). If anything fails before, the temporary file is
-    removed and an existing ``path`` is left as it was: a reader never sees half a
-    report.
-    """
-    path = Path(path)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    return path
-
-
-def _mode_for(path: Path) -> int:
-    """Keep an existing file's permissions; a new file gets the usual 0o666 minus umask."""
-    with contextlib.suppress(FileNotFoundError):
-        return path.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def write_report(comparison: Comparison, path, *, title: str = "Retrieval evaluation") -> Path:
     """Write the report to ``path``, as HTML (``.html``, ``.htm``) or Markdown (``.md``).
 
@@ -582,5 +552,13 @@ def write_report(comparison: Comparison, path, *, title: str = "Retrieval evalua
 
 
 def write_per_query_csv(comparison: Comparison, path) -> Path:
-    """Write :func:`per_query_frame` as CSV, atomically: one row per query and system."""
-    return write_atomic(path, per_query_frame(comparison).to_csv(index=False))
+    """Write :func:`per_query_frame` as CSV, atomically: one row per query and system.
+
+    A query id or system name that a spreadsheet would run as a formula (it starts
+    with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and is not a number)
+    is written with a leading ``'`` (:func:`ragmetrics.safe_text.spreadsheet_cell`).
+    """
+    frame = per_query_frame(comparison)
+    for column in ("query_id", "system"):
+        frame[column] = frame[column].map(spreadsheet_cell)
+    return write_atomic(path, frame.to_csv(index=False))

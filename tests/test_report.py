@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ragmetrics
-from ragmetrics import report
+from ragmetrics import output_files, report
 from ragmetrics.compare import ONE_METRIC_NOTE, compare
 from ragmetrics.report import (
     convention_card,
@@ -136,8 +136,9 @@ def test_text_report(comparison):
 def test_markdown_report(comparison):
     text = to_markdown(comparison, title="Support bot")
     assert text.startswith("# Support bot\n")
-    for heading in ("## Means", "## new <b>\\|x vs old (baseline)", "## Convention card",
-                    "## Queries where new <b>\\|x and old differ most on ndcg@2",
+    # The system name "new <b>|x" is shown as written: no HTML tag, no table break.
+    for heading in ("## Means", "## new &lt;b&gt;\\|x vs old (baseline)", "## Convention card",
+                    "## Queries where new &lt;b&gt;\\|x and old differ most on ndcg@2",
                     "## Worst queries of old on ndcg@2"):
         assert heading in text
     # The pipe in the system name is escaped, so every table row keeps its columns.
@@ -242,10 +243,10 @@ def test_failure_to_replace_leaves_the_old_report_and_no_temporary(tmp_path, mon
     path = tmp_path / "report.md"
     path.write_text("the old report\n", encoding="utf-8")
 
-    def refuse(source, target):
+    def refuse(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(report.os, "replace", refuse)
+    monkeypatch.setattr(output_files.os, "replace", refuse)
     with pytest.raises(OSError, match="disk full"):
         write_atomic(path, "the new report\n")
     assert path.read_text(encoding="utf-8") == "the old report\n"
