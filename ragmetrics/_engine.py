@@ -17,6 +17,7 @@ import pandas as pd
 from ._inputs import Columns, check_ids, check_same_kinds
 from ._join import HashCollision, Judgments, doc_ids, exact_codes, repeats
 from ._ranking import groups, rank_rows, ranks_within
+from ._validation import check_total_gain
 from .errors import InputValueError
 from .policies import Conventions
 from .registry import MetricSpec
@@ -61,6 +62,7 @@ class Engine:
         self.judged = np.fromiter(self._judged_code, object, len(self._judged_code))
         self.n_queries = n = len(self.judged)
         self.num_rel = np.bincount(q_codes, weights=qrels.value >= level, minlength=n)
+        self.max_grade = float(qrels.value.max()) if len(qrels.value) else None
         self.empty = self.num_rel == 0
         self._qrels, self._q_codes, self._qrels_docs = qrels, q_codes, doc_ids(qrels.doc,
                                                                               "qrels")
@@ -79,6 +81,8 @@ class Engine:
 
         # Ideal ranking: each query's positive gains, best first.
         gains = _gains(qrels.value, conventions.gain)
+        if any(spec.name == "ndcg" for spec in specs):
+            self._check_total_gains(q_codes, gains)
         positive = gains > 0
         ideal_q, ideal_gain = q_codes[positive], gains[positive]
         ideal_order = np.lexsort((-ideal_gain, ideal_q))
@@ -90,6 +94,16 @@ class Engine:
         self.output_order = self.natural_order
         if conventions.missing_from_run == "skip":
             self.output_order = self.output_order[self.in_run[self.output_order]]
+
+    def _check_total_gains(self, q_codes: np.ndarray, gains: np.ndarray) -> None:
+        """Refuse gains that add up past the largest float: nDCG would be inf / inf."""
+        totals = np.bincount(q_codes, weights=gains, minlength=self.n_queries)
+        if np.isfinite(totals).all():
+            return
+        query = int(np.flatnonzero(~np.isfinite(totals))[0])
+        grades = self._qrels.value[q_codes == query]
+        check_total_gain(grades, self.conventions.gain, where=f"query {self.judged[query]!r}: ")
+        raise AssertionError("unreachable: the totals overflow, so the check raises")
 
     def _rank(self, run: Columns, depth: int | None):
         """(row_q, row_grade, starts, counts) of the rows read, or None to read deeper."""
@@ -226,6 +240,9 @@ class Engine:
             values = self._divide(self._sum(self.row_rel & within_r), self.num_rel)
         else:  # pragma: no cover - parse_metrics only lets known names through
             raise AssertionError(spec)
+        if np.isnan(values).any():  # never a NaN that no "skip" policy asked for
+            q = self.judged[np.flatnonzero(np.isnan(values))[0]]
+            raise ArithmeticError(f"{spec} is NaN for query {q!r} before any policy: a bug")
         return self._apply_policies(values, spec)
 
     def _reciprocal_rank(self, k):
@@ -290,7 +307,10 @@ def _tie_runs(block: np.ndarray, score: np.ndarray):
 
 def _gains(grades: np.ndarray, gain: str) -> np.ndarray:
     positive = np.maximum(grades, 0.0)  # negative grades add no gain
-    return positive if gain == "linear" else np.exp2(positive) - 1.0
+    if gain == "linear":
+        return positive
+    with np.errstate(over="ignore"):  # a grade of 1024 or more: inf, refused by the caller
+        return np.exp2(positive) - 1.0
 
 
 def _natural_key(ids: np.ndarray) -> np.ndarray:

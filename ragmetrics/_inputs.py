@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from ._ranking import rank_rows
 from ._validation import check_grade
-from .errors import InputTypeError, InputValueError
+from .errors import InputError, InputTypeError, InputValueError, RankOrderWarning
 
 
 @dataclass
@@ -106,11 +108,18 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
             f"{what} column {column!r} is missing a value for query {query.iloc[i]!r}, "
             f"doc {doc.iloc[i]!r}"
         )
+    if what == "qrels" and not np.isfinite(out).all():
+        # An infinite score still ranks (first or last); an infinite grade has no DCG.
+        i = int(np.flatnonzero(~np.isfinite(out))[0])
+        raise InputValueError(
+            f"qrels column {column!r} must hold finite grades; query {query.iloc[i]!r}, "
+            f"doc {doc.iloc[i]!r} has {values.iloc[i]!r}"
+        )
     return out
 
 
 def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, *,
-                check_queries: bool = True) -> Columns:
+                check_queries: bool = True, ties: str = "trec_eval") -> Columns:
     _missing_column(frame, "query_id", what)
     _missing_column(frame, "doc_id", what)
     value_column = next((c for c in value_columns if c in frame.columns), None)
@@ -123,14 +132,72 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
     value = _numbers(frame[value_column].reset_index(drop=True), value_column, what, query, doc)
     if value_column == "rank":
         value = -value  # rank 1 is best: sort by -rank as by a score
+    if what == "run" and value_column == "score" and "rank" in frame.columns:
+        try:
+            ranks = _numbers(frame["rank"].reset_index(drop=True), "rank", what, query, doc)
+        except InputError:  # a rank column that is not one: ignored, as ranks are
+            ranks = None
+        if ranks is not None:
+            _warn_if_ranks_disagree(query, doc, ranks, value, ties)
     return Columns(query, doc, value, q_kind, queries_checked=check_queries)
 
 
-def run_columns(run) -> Columns:
-    """Columns of a run: ``value`` is a score (higher is better)."""
+def _warn_if_ranks_disagree(query: pd.Series, doc: pd.Series, rank: np.ndarray,
+                            score: np.ndarray, ties: str) -> None:
+    """Warn when the scores (which decide) order a query's docs otherwise than the ranks.
+
+    In rank order, a score that rises is a disagreement; so is a pair of tied scores
+    that the tie rule puts the other way round (``"trec_eval"``: doc id descending;
+    ``"input_order"``: row order). The optimistic and pessimistic rules order ties by
+    relevance: they are bounds, not orders a rank column could state.
+    """
+    ranked = rank_rows(query, -rank, None)  # grouped by query, rank 1 first
+    rows, block = ranked.rows, ranked.block
+    if len(rows) < 2:
+        return
+    s = score[rows]
+    same = block[1:] == block[:-1]
+    wrong = same & (s[1:] > s[:-1])
+    tied = np.flatnonzero(same & (s[1:] == s[:-1]))
+    if len(tied) and ties == "trec_eval":
+        above = doc.take(rows[tied]).astype(str).to_numpy(dtype=object)
+        below = doc.take(rows[tied + 1]).astype(str).to_numpy(dtype=object)
+        wrong[tied] |= above < below
+    elif len(tied) and ties == "input_order":
+        wrong[tied] |= rows[tied] > rows[tied + 1]
+    if not wrong.any():
+        return
+    first = int(np.argmax(wrong))
+    n_queries = len(np.unique(block[1:][wrong]))
+    a, b = rows[first], rows[first + 1]
+    q, doc_a, doc_b = query.iloc[a], doc.iloc[a], doc.iloc[b]
+    if s[first + 1] > s[first]:
+        why = (f"{doc_b!r} (rank {rank[b]:g}) has a higher score than {doc_a!r} "
+               f"(rank {rank[a]:g}): {score[b]:g} > {score[a]:g}")
+    else:
+        rule = "doc id descending" if ties == "trec_eval" else "row order"
+        why = (f"{doc_a!r} (rank {rank[a]:g}) and {doc_b!r} (rank {rank[b]:g}) have the "
+               f"same score, {score[a]:g}, and the tie rule ({ties}: {rule}) puts "
+               f"{doc_b!r} first")
+    warnings.warn(
+        f"the run's rank column disagrees with its scores on {n_queries} "
+        f"{'query' if n_queries == 1 else 'queries'} (query {q!r}: {why}); the scores "
+        "decide, as in trec_eval; pass order_by='rank' to rank by the rank column",
+        RankOrderWarning,
+        stacklevel=5,  # the caller of evaluate()
+    )
+
+
+def run_columns(run, *, order_by: str = "score", ties: str = "trec_eval") -> Columns:
+    """Columns of a run: ``value`` is a score (higher is better).
+
+    A frame with both ``score`` and ``rank`` is ordered by ``order_by``; ordered by
+    score, a :class:`~ragmetrics.RankOrderWarning` says where the ranks disagree.
+    """
     if isinstance(run, pd.DataFrame):
         # Ids are checked by the engine (see Columns.queries_checked).
-        return _from_frame(run, ("score", "rank"), "run", check_queries=False)
+        columns = ("score", "rank") if order_by == "score" else ("rank", "score")
+        return _from_frame(run, columns, "run", check_queries=False, ties=ties)
     if not isinstance(run, Mapping):
         raise InputTypeError(
             "run must be a DataFrame (query_id, doc_id, score or rank), "

@@ -54,12 +54,45 @@ def check_choice(value: Any, choices: Iterable[str], name: str) -> str:
 
 
 def check_grade(grade: Any, doc_id: Any) -> float:
-    # Plain ints and non-NaN floats (the usual grades) skip the abstract-class checks.
-    if type(grade) is int or (type(grade) is float and not math.isnan(grade)):
+    # Plain ints and finite floats (the usual grades) skip the abstract-class checks.
+    if type(grade) is int or (type(grade) is float and math.isfinite(grade)):
         return float(grade)
     if isinstance(grade, bool) or not isinstance(grade, numbers.Real) or math.isnan(grade):
         raise InputTypeError(f"grade of doc {doc_id!r} must be a number, got {grade!r}")
-    return float(grade)
+    try:
+        value = float(grade)
+    except OverflowError:  # an int with hundreds of digits
+        value = math.inf
+    if not math.isfinite(value):
+        raise InputValueError(f"grade of doc {doc_id!r} must be a finite number, got {grade!r}")
+    return value
+
+
+def check_total_gain(grades: Iterable[float], gain: str, *, where: str = "") -> None:
+    """Refuse grades whose gains add up past the largest float (about 1.8e308).
+
+    DCG and its ideal would both be infinite, and nDCG = inf / inf a NaN that no policy
+    asked for. Linear gains need grades of that size; exponential ones (2**grade - 1)
+    only a grade of 1024. ``where`` starts the message (e.g. ``"query 'q1': "``).
+    """
+    positive = [g for g in grades if g > 0]
+    if not positive:
+        return
+    top = max(positive)
+    try:
+        if gain == "exponential":
+            total = math.inf if top >= 1024 else math.fsum(2.0**g - 1.0 for g in positive)
+        else:
+            total = math.fsum(positive)
+    except OverflowError:  # fsum's intermediate sum overflowed
+        total = math.inf
+    if not math.isfinite(total):
+        raise InputValueError(
+            f"{where}the gains of the judged docs add up past the largest float (grade "
+            f"{top:g} with gain={gain!r}), so DCG and its ideal would be infinite and nDCG "
+            "undefined; use smaller grades"
+            + (" or gain='linear'" if gain == "exponential" else "")
+        )
 
 
 def as_grades(relevant: Any) -> Grades:

@@ -359,6 +359,8 @@ def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain
     check_choice(gain, GAIN_POLICIES, "gain")
     check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
     query = _Judged(retrieved, relevant, relevance_level, duplicates)
+    if "ndcg" in names:
+        query.check_gains(gain)
     return _curve_values(query, *cut_offs, names, gain, empty_relevant)
 
 
@@ -536,6 +538,7 @@ def ndcg_table(
     k = check_k(k)
     check_choice(gain, GAIN_POLICIES, "gain")
     query = _Judged(retrieved, relevant, 1, duplicates)
+    query.check_gains(gain)
     discounts = _log2_rank_plus_1(k)
     doc_ids = query.ranking[:k] + [None] * max(0, k - len(query.ranking))
     grades = [0.0 if doc is None else query.grades.get(doc, 0.0) for doc in doc_ids]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ._engine import Engine
 from ._inputs import qrels_columns, run_columns
-from .errors import CoverageWarning
+from .errors import CoverageWarning, EmptyRelevantWarning
 from .policies import Conventions
 from .registry import parse_metrics
 
@@ -75,6 +75,7 @@ def evaluate(
     duplicates: str = "error",
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
+    order_by: str = "score",
 ) -> Evaluation:
     """Score every query of a run against the judgments, with all metrics at once.
 
@@ -91,7 +92,7 @@ def evaluate(
         Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``,
         ``"mrr@10"``, ``"ndcg@10"``, ``"map"``, ``"map@100"``, ``"r_precision"``.
         The default is the article's four at k=10.
-    relevance_level, gain, ties, duplicates, empty_relevant, missing_from_run
+    relevance_level, gain, ties, duplicates, empty_relevant, missing_from_run, order_by
         The conventions of :mod:`ragmetrics.policies`; the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
 
@@ -123,10 +124,12 @@ def evaluate(
         duplicates=duplicates,
         empty_relevant=empty_relevant,
         missing_from_run=missing_from_run,
+        order_by=order_by,
     )
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     specs = parse_metrics(names)
-    engine = Engine(run_columns(run), qrels_columns(qrels), conventions, specs)
+    columns = run_columns(run, order_by=order_by, ties=ties)
+    engine = Engine(columns, qrels_columns(qrels), conventions, specs)
     per_query = pd.DataFrame(
         {name: engine.metric(spec) for name, spec in zip(names, specs, strict=True)},
         index=engine.index(),
@@ -142,6 +145,7 @@ def evaluate(
         empty_relevant=engine.ids(engine.empty),
     )
     _warn_coverage(result)
+    _warn_empty(result, engine.n_queries, engine.max_grade)
     return result
 
 
@@ -157,6 +161,27 @@ def _warn_coverage(result: Evaluation) -> None:
     if parts:
         warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
                       stacklevel=3)
+
+
+def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> None:
+    """Say so when judged queries have no relevant doc and are scored anyway."""
+    ids, c = result.empty_relevant, result.conventions
+    if not ids or c.empty_relevant not in ("zero", "article"):
+        return
+    n = len(ids)
+    how = ("scored 0 and counted in the mean" if c.empty_relevant == "zero"
+           else "scored 1 on recall and nDCG, 0 on the rest (the article's rule)")
+    top = "" if max_grade is None else f"; the highest grade judged is {max_grade:g}"
+    if n == n_judged:
+        head = (f"no judged query has a relevant doc at relevance_level "
+                f"{c.relevance_level:g}{top}: is the level too high? Every query is {how}")
+    else:
+        shown = ", ".join(map(repr, ids[:3])) + (", ..." if n > 3 else "")
+        head = (f"{_count(n, 'judged query has', 'judged queries have')} no relevant doc "
+                f"(no grade reaches relevance_level {c.relevance_level:g}{top}): {shown}; "
+                f"{how}")
+    warnings.warn(f"{head} (empty_relevant={c.empty_relevant!r}; 'skip' leaves such "
+                  "queries out)", EmptyRelevantWarning, stacklevel=3)
 
 
 def _count(n: int, one: str = "query", many: str = "queries") -> str:

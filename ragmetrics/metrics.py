@@ -28,6 +28,7 @@ from ._validation import (
     check_id_kinds,
     check_k,
     check_relevance_level,
+    check_total_gain,
 )
 from .errors import InputTypeError, InputValueError
 from .policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
@@ -57,6 +58,10 @@ class _Judged:
         self.ranking = as_ranking(retrieved, duplicates=duplicates)
         check_id_kinds(self.ranking, self.grades)
         self.relevant_ids = {doc for doc, g in self.grades.items() if g >= level}
+
+    def check_gains(self, gain: str) -> None:
+        """Refuse grades whose gains overflow a float (nDCG would be NaN)."""
+        check_total_gain(self.grades.values(), gain)
 
     def hits(self, k: int | None) -> int:
         top = self.ranking if k is None else self.ranking[:k]
@@ -350,6 +355,7 @@ def dcg_at_k(
     k = check_k(k)
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, 1, duplicates)
+    q.check_gains(gain)
     return math.fsum(
         _gain(q.grades.get(doc, 0.0), gain) / math.log2(rank + 1)
         for rank, doc in enumerate(q.ranking[:k], start=1)
@@ -399,6 +405,7 @@ def ndcg_at_k(
     k = check_k(k)
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    q.check_gains(gain)
     # Under "zero" nDCG is computed even when no doc reaches relevance_level: its gains
     # are grades, which ignore the level (trec_eval). It is 0 when the ideal DCG is 0.
     if empty_relevant != "zero":

@@ -19,6 +19,14 @@ from ._validation import check_choice, check_relevance_level
 #: - ``"pessimistic"``: score descending, then relevant docs (highest grade) last.
 TIE_POLICIES = ("trec_eval", "input_order", "optimistic", "pessimistic")
 
+#: Which column orders a run given with both a ``score`` and a ``rank`` column.
+#:
+#: - ``"score"``: score descending, ties by the tie rule; the rank column is ignored
+#:   (trec_eval). A warning says when the ranks give another order.
+#: - ``"rank"``: rank ascending (1 is best), ties by the tie rule; the score is ignored.
+#:   For runs whose scores are constant or missing, with the order in the ranks.
+ORDER_POLICIES = ("score", "rank")
+
 #: What to do with a doc id that appears twice in one query's results.
 #:
 #: - ``"error"``: raise, naming the query and the id.
@@ -75,6 +83,7 @@ class Conventions:
     duplicates: str = "error"
     empty_relevant: str = "zero"
     missing_from_run: str = "zero"
+    order_by: str = "score"
 
     def __post_init__(self) -> None:
         check_relevance_level(self.relevance_level)
@@ -83,6 +92,7 @@ class Conventions:
         check_choice(self.duplicates, DUPLICATE_POLICIES, "duplicates")
         check_choice(self.empty_relevant, EMPTY_POLICIES, "empty_relevant")
         check_choice(self.missing_from_run, MISSING_POLICIES, "missing_from_run")
+        check_choice(self.order_by, ORDER_POLICIES, "order_by")
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -23,9 +23,10 @@ import re
 __all__ = ["markdown_text", "plot_text", "spreadsheet_cell", "terminal_text"]
 
 # Characters that start Markdown markup (emphasis, code, tables, strikethrough) and the
-# backslash itself; escaped with a backslash, which CommonMark and GFM honour. Brackets
+# backslash itself; escaped with a backslash, which CommonMark and GFM honour. An
+# underscore inside a word (dense_minilm) makes no emphasis and is left alone. Brackets
 # make a link or an image only as "[...](...)" or "[...][...]": they are escaped then.
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_|~])")
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*|~]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 _LINK = re.compile(r"\]\s*[(\[]")
 # Cells a spreadsheet would run as a formula (OWASP's list), unless they are numbers.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -35,6 +35,7 @@ import pytest
 
 from ragmetrics import (
     CoverageWarning,
+    EmptyRelevantWarning,
     average_precision,
     dcg_at_k,
     evaluate,
@@ -203,7 +204,11 @@ def test_empty_golden_set(empty_relevant, q2_values):
     """
     run = {"q1": ["a", "x"], "q2": ["b", "y"]}
     qrels = {"q1": {"a": 1}, "q2": {"b": 0}}
-    result = evaluate(run, qrels, EMPTY_METRICS, empty_relevant=empty_relevant)
+    if empty_relevant == "skip":  # asked for: nothing to warn about
+        result = evaluate(run, qrels, EMPTY_METRICS, empty_relevant=empty_relevant)
+    else:  # scored anyway: said so, with the query
+        with pytest.warns(EmptyRelevantWarning, match="1 judged query has no relevant doc .*'q2'"):
+            result = evaluate(run, qrels, EMPTY_METRICS, empty_relevant=empty_relevant)
     np.testing.assert_array_equal(result.per_query.loc["q2"].to_numpy(), q2_values)
     np.testing.assert_array_equal(result.per_query.loc["q1"].to_numpy(), Q1_VALUES)
     # The mean: over both queries, or over q1 alone when q2 is NaN.
@@ -445,6 +450,7 @@ def test_relevance_level():
     }
     for level, values in expected.items():
         result = evaluate({"q1": ranking}, {"q1": grades}, metrics, relevance_level=level)
+        assert result.empty_relevant == ()
         np.testing.assert_allclose(result.per_query.loc["q1"].to_numpy(), values, rtol=0,
                                    atol=1e-15)
         per_query = [
@@ -460,7 +466,8 @@ def test_relevance_level():
     # No grade reaches level 2: the golden set is empty and binary metrics are 0 under
     # "zero", but nDCG still scores the grades: a (grade 1) at rank 1 is the ideal, so 1.0.
     # trec_eval -l2 gives the same (recall_1 0, ndcg_cut_3 1).
-    low = evaluate({"q1": ["a", "x"]}, {"q1": {"a": 1}}, ["recall@1", "ndcg@3"],
-                   relevance_level=2)
+    with pytest.warns(EmptyRelevantWarning, match="at relevance_level 2; the highest grade"):
+        low = evaluate({"q1": ["a", "x"]}, {"q1": {"a": 1}}, ["recall@1", "ndcg@3"],
+                       relevance_level=2)
     assert low.per_query.loc["q1"].to_dict() == {"recall@1": 0.0, "ndcg@3": 1.0}
     assert low.empty_relevant == ("q1",)

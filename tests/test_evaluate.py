@@ -22,6 +22,9 @@ from hypothesis import strategies as st
 
 from ragmetrics import (
     CoverageWarning,
+    EmptyRelevantWarning,
+    RagmetricsWarning,
+    RankOrderWarning,
     average_precision,
     evaluate,
     hit_rate_at_k,
@@ -142,7 +145,7 @@ def qrels_frame(qrels):
 def evaluate_quietly(*args, **kwargs):
     """evaluate() with its CoverageWarning silenced (coverage is tested on its own below)."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", CoverageWarning)
+        warnings.simplefilter("ignore", RagmetricsWarning)  # coverage, empty golden sets
         return evaluate(*args, **kwargs)
 
 
@@ -445,7 +448,23 @@ def test_score_decides_when_both_score_and_rank_are_given():
         "query_id": ["q1"] * 3, "doc_id": ["a", "x", "y"],
         "rank": [1, 2, 3], "score": [0.1, 0.5, 0.9],
     })  # fmt: skip
-    assert evaluate(run, {"q1": {"a"}}, ["mrr"]).per_query.loc["q1", "mrr"] == 1 / 3
+    with pytest.warns(RankOrderWarning, match=r"'x' \(rank 2\) has a higher score than 'a'"):
+        assert evaluate(run, {"q1": {"a"}}, ["mrr"]).per_query.loc["q1", "mrr"] == 1 / 3
+    # Asked for, the rank column decides (and nothing needs saying).
+    assert evaluate(run, {"q1": {"a"}}, ["mrr"], order_by="rank").per_query.loc["q1", "mrr"] == 1
+
+
+def test_constant_scores_with_ranks_are_ordered_by_the_tie_rule_and_said_so():
+    # Constant scores: trec_eval orders ties by doc id descending, whatever the ranks say.
+    run = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"],
+                        "rank": [1, 2, 3], "score": [1.0, 1.0, 1.0]})
+    with pytest.warns(RankOrderWarning, match="same score, 1, and the tie rule"):
+        assert evaluate(run, {"q1": {"a"}}, ["mrr"]).summary["mrr"] == 1 / 3
+    # Ranks and tie rule agree (doc ids descending): no warning.
+    agreeing = run.assign(doc_id=["c", "b", "a"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert evaluate(agreeing, {"q1": {"a"}}, ["mrr"]).summary["mrr"] == 1 / 3
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,7 +532,7 @@ def test_nan_from_skip_policies_is_left_out_of_the_mean():
 def test_missing_and_empty_queries_are_listed_by_id():
     run = {"q1": ["a"], "q2": ["b"], "q7": ["a"], "q8": ["a"]}
     qrels = {"q1": {"a": 1}, "q2": {"b": 0}, "q3": {"c": 1}, "q4": {"d": 1}}
-    with pytest.warns(CoverageWarning):
+    with pytest.warns(CoverageWarning), pytest.warns(EmptyRelevantWarning, match="'q2'"):
         result = evaluate(run, qrels, ["mrr"])
     assert result.missing_from_run == ("q3", "q4")
     assert result.missing_from_qrels == ("q7", "q8")
@@ -556,11 +575,12 @@ def test_coverage_warning_when_a_query_is_missing_on_either_side(run, qrels):
         evaluate(run, qrels, ["mrr"])
 
 
-def test_no_warning_when_both_sides_cover_the_same_queries():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+def test_no_coverage_warning_when_both_sides_cover_the_same_queries():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         result = evaluate({"q1": ["a"], "q2": ["x"]}, {"q1": {"a"}, "q2": {"b": 0}}, ["mrr"])
-    # An empty golden set is reported, but is not a coverage gap.
+    # An empty golden set is reported and warned about, but is not a coverage gap.
+    assert [w.category for w in caught] == [EmptyRelevantWarning]
     assert result.empty_relevant == ("q2",)
     assert result.missing_from_run == result.missing_from_qrels == ()
 
@@ -593,7 +613,8 @@ def test_a_judged_query_with_an_empty_golden_set_in_a_dict_is_scored_not_dropped
     """
     run = {"q1": ["a", "x"], "q2": ["b"]}
     for empty_judgments in (set(), {}):
-        result = evaluate(run, {"q1": {"a"}, "q2": empty_judgments}, ["recall@2"])
+        with pytest.warns(EmptyRelevantWarning, match="'q2'"):
+            result = evaluate(run, {"q1": {"a"}, "q2": empty_judgments}, ["recall@2"])
         assert list(result.per_query.index) == ["q1", "q2"]
         assert result.per_query.loc["q2", "recall@2"] == recall_at_k(["b"], set(), 2) == 0.0
         assert result.summary["recall@2"] == (1 + 0) / 2

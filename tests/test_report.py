@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ragmetrics
-from ragmetrics import output_files, report
+from ragmetrics import output_files
 from ragmetrics.compare import ONE_METRIC_NOTE, compare
 from ragmetrics.report import (
     convention_card,
