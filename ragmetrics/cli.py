@@ -53,6 +53,7 @@ from .policies import (
     EMPTY_POLICIES,
     GAIN_POLICIES,
     MISSING_POLICIES,
+    ORDER_POLICIES,
     TIE_POLICIES,
 )
 from .registry import METRICS
@@ -140,6 +141,9 @@ def _build_parser() -> argparse.ArgumentParser:
                           help="a judged query absent from a run (default: %(default)s)")
     policies.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default="error",
                           help="a doc listed twice for one query (default: %(default)s)")
+    policies.add_argument("--order-by", choices=ORDER_POLICIES, default="score",
+                          help="a run with both scores and ranks is ordered by its scores "
+                          "(trec_eval) or by its ranks (default: %(default)s)")
     return parser
 
 
@@ -265,6 +269,7 @@ def _evaluate(args) -> int:
         duplicates=args.duplicates,
         empty_relevant=args.empty_relevant,
         missing_from_run=args.missing_from_run,
+        order_by=args.order_by,
     )
     print(to_text(comparison))
     if args.report is not None:

@@ -24,8 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, InputTypeError, InputValueError
-from .evaluate import CoverageWarning, Evaluation, evaluate
+from .errors import (
+    CoverageWarning,
+    EmptyRelevantWarning,
+    InputError,
+    InputTypeError,
+    InputValueError,
+    RagmetricsWarning,
+    RankOrderWarning,
+)
+from .evaluate import Evaluation, evaluate
 from .policies import Conventions
 from .registry import parse_metrics
 from .stats import (
@@ -57,7 +65,8 @@ DEFAULT_CUTOFFS = (5, 10, 20)
 #: - ``"none"``: no correction (each claim alone).
 CORRECTIONS = ("holm", "bh", "none")
 
-_POLICIES = ("relevance_level", "gain", "ties", "duplicates", "empty_relevant", "missing_from_run")
+_POLICIES = ("relevance_level", "gain", "ties", "duplicates", "empty_relevant", "missing_from_run",
+             "order_by")
 
 #: The article's "common mistake": one metric reported alone.
 ONE_METRIC_NOTE = (
@@ -355,6 +364,7 @@ def compare(
     conventions = Conventions(**policies)
 
     notes: list[str] = []
+    _check_judgments(qrels, metric_names, policies)
     evaluations = {name: _evaluate(name, systems[name], qrels, metric_names, policies, notes)
                    for name in names}
     per_query = _aligned(evaluations)
@@ -417,17 +427,31 @@ def _check_systems(systems) -> dict:
     return dict(systems)
 
 
+def _check_judgments(qrels, metrics, policies) -> None:
+    """The judgments' own errors (a doc judged twice, a bad grade), raised once and
+    without a system's name: scored against no run, the judgments alone are checked."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)
+        evaluate({}, qrels, metrics, **policies)
+
+
 def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
-    """One system's evaluation; its coverage warnings become notes naming the system."""
+    """One system's evaluation; its warnings become notes (naming the system where they
+    are about its run; said once where they are about the judgments)."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", CoverageWarning)
+        warnings.simplefilter("always", RagmetricsWarning)
         try:
             result = evaluate(run, qrels, metrics, **policies)
         except InputError as error:
             kind = InputTypeError if isinstance(error, TypeError) else InputValueError
             raise kind(f"system {name!r}: {error}") from error
-    for warning in caught:  # coverage warnings become the notes below; others go on
-        if not issubclass(warning.category, CoverageWarning):
+    for warning in caught:  # ragmetrics' warnings become notes; others go on
+        if issubclass(warning.category, EmptyRelevantWarning):
+            if str(warning.message) not in notes:  # the judgments': the same for every run
+                notes.append(str(warning.message))
+        elif issubclass(warning.category, RankOrderWarning):
+            notes.append(f"{name}: {warning.message}")
+        elif not issubclass(warning.category, CoverageWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
     how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
