@@ -182,7 +182,8 @@ def _warn_if_ranks_disagree(query: pd.Series, doc: pd.Series, rank: np.ndarray,
     warnings.warn(
         f"the run's rank column disagrees with its scores on {n_queries} "
         f"{'query' if n_queries == 1 else 'queries'} (query {q!r}: {why}); the scores "
-        "decide, as in trec_eval; pass order_by='rank' to rank by the rank column",
+        "decide, as in trec_eval; to rank by the rank column, pass order_by='rank' "
+        "(in the command: --order-by rank)",
         RankOrderWarning,
         stacklevel=5,  # the caller of evaluate()
     )

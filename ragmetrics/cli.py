@@ -45,6 +45,7 @@ from pathlib import Path
 
 from .compare import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
 from .errors import InputError
+from .evaluate import check_judgments
 from .io import read_qrels, read_run
 from .io.trec import EXTRA_FIELDS
 from .output_files import check_outputs
@@ -55,8 +56,9 @@ from .policies import (
     MISSING_POLICIES,
     ORDER_POLICIES,
     TIE_POLICIES,
+    Conventions,
 )
-from .registry import METRICS
+from .registry import METRICS, parse_metrics
 from .report import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from .safe_text import terminal_text
 
@@ -205,7 +207,7 @@ def _names(text: str | None, runs: list[str]) -> list[str]:
     return names
 
 
-def _load(path_text: str, role: str, extra_fields: str):
+def _load(path_text: str, role: str, args):
     """Read GOLDEN (role "golden") or a RUN (role "run"), in whatever format it is."""
     path = Path(path_text)
     label = "GOLDEN" if role == "golden" else "RUN"
@@ -215,7 +217,9 @@ def _load(path_text: str, role: str, extra_fields: str):
         raise UsageError(f"{label} is not a regular file (a folder or a pipe?): {path_text}")
     if role == "golden":
         return read_qrels(path)
-    return read_run(path, extra_fields=extra_fields)
+    # A doc listed twice is refused by the reader, which can name both lines.
+    duplicates = "error" if args.duplicates == "error" else "keep"
+    return read_run(path, extra_fields=args.trec_extra_fields, duplicates=duplicates)
 
 
 def _check_output_names(path_text: str | None, option: str, extensions) -> None:
@@ -246,12 +250,23 @@ def _evaluate(args) -> int:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the run names {names}")
     _check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
     _check_output_names(args.per_query, "--per-query", (".csv",))
-    inputs = {"GOLDEN": args.golden} | {f"RUN {name}": path
-                                        for name, path in zip(names, args.runs, strict=True)}
+    inputs = [("GOLDEN", args.golden)] + [("RUN", path) for path in args.runs]
     check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
 
-    qrels = _load(args.golden, "golden", args.trec_extra_fields)
-    runs = {name: _load(path, "run", args.trec_extra_fields)
+    conventions = {
+        "relevance_level": args.relevance_level, "gain": args.gain, "ties": args.ties,
+        "duplicates": args.duplicates, "empty_relevant": args.empty_relevant,
+        "missing_from_run": args.missing_from_run, "order_by": args.order_by,
+    }
+    Conventions(**conventions)  # the options' own errors, before any file is read
+    parse_metrics(metrics)
+
+    qrels = _load(args.golden, "golden", args)
+    try:
+        check_judgments(qrels, metrics, **conventions)
+    except InputError as error:
+        raise UsageError(f"GOLDEN {args.golden}: {error}") from None
+    runs = {name: _load(path, "run", args)
             for name, path in zip(names, args.runs, strict=True)}
     comparison = compare(
         runs,
@@ -263,13 +278,7 @@ def _evaluate(args) -> int:
         seed=args.seed,
         correction=args.correction,
         progress=_progress_line(sys.stderr) if sys.stderr.isatty() else None,
-        relevance_level=args.relevance_level,
-        gain=args.gain,
-        ties=args.ties,
-        duplicates=args.duplicates,
-        empty_relevant=args.empty_relevant,
-        missing_from_run=args.missing_from_run,
-        order_by=args.order_by,
+        **conventions,
     )
     print(to_text(comparison))
     if args.report is not None:

@@ -33,7 +33,7 @@ from .errors import (
     RagmetricsWarning,
     RankOrderWarning,
 )
-from .evaluate import Evaluation, evaluate
+from .evaluate import Evaluation, check_judgments, evaluate
 from .policies import Conventions
 from .registry import parse_metrics
 from .stats import (
@@ -364,7 +364,7 @@ def compare(
     conventions = Conventions(**policies)
 
     notes: list[str] = []
-    _check_judgments(qrels, metric_names, policies)
+    check_judgments(qrels, metric_names, **policies)  # its errors once, not a system's
     evaluations = {name: _evaluate(name, systems[name], qrels, metric_names, policies, notes)
                    for name in names}
     per_query = _aligned(evaluations)
@@ -425,14 +425,6 @@ def _check_systems(systems) -> dict:
         if not isinstance(name, str) or not name.strip():
             raise InputTypeError(f"each system name must be a non-empty str, got {name!r}")
     return dict(systems)
-
-
-def _check_judgments(qrels, metrics, policies) -> None:
-    """The judgments' own errors (a doc judged twice, a bad grade), raised once and
-    without a system's name: scored against no run, the judgments alone are checked."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RagmetricsWarning)
-        evaluate({}, qrels, metrics, **policies)
 
 
 def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:

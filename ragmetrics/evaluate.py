@@ -13,11 +13,11 @@ import pandas as pd
 
 from ._engine import Engine
 from ._inputs import qrels_columns, run_columns
-from .errors import CoverageWarning, EmptyRelevantWarning
+from .errors import CoverageWarning, EmptyRelevantWarning, RagmetricsWarning
 from .policies import Conventions
 from .registry import parse_metrics
 
-__all__ = ["CoverageWarning", "Evaluation", "evaluate"]
+__all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,28 @@ def evaluate(
     _warn_coverage(result)
     _warn_empty(result, engine.n_queries, engine.max_grade)
     return result
+
+
+def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),
+                    **conventions) -> None:
+    """Raise the errors that the judgments alone cause, before any run is scored.
+
+    A doc judged twice for one query, a grade that is not a finite number, ids of two
+    kinds, gains that overflow a float (for nDCG): the same checks :func:`evaluate`
+    makes, here without a run, so that a caller scoring many runs can report them once,
+    as the golden set's.
+
+    Examples
+    --------
+    >>> check_judgments({"q1": {"a": 1}, "q2": {"b": 2}})
+    >>> check_judgments({"q1": {"a": float("nan")}})
+    Traceback (most recent call last):
+    ...
+    ragmetrics.errors.InputTypeError: qrels['q1']: grade of doc 'a' must be a number, got nan
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)  # no run: every query is missing
+        evaluate({}, qrels, metrics, **conventions)
 
 
 def _warn_coverage(result: Evaluation) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import os
 import secrets
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from .errors import InputValueError
@@ -171,7 +171,8 @@ def _write_all(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
-def check_outputs(outputs: Mapping[str, str | None], inputs: Mapping[str, str]) -> None:
+def check_outputs(outputs: Mapping[str, str | None],
+                  inputs: Iterable[tuple[str, str]]) -> None:
     """Refuse outputs that would replace an input, each other, a folder or a read-only file.
 
     Call it before reading anything: a refused command must not have done half its work.
@@ -180,8 +181,8 @@ def check_outputs(outputs: Mapping[str, str | None], inputs: Mapping[str, str]) 
     ----------
     outputs : mapping of str to path or None
         ``{label: path}``, e.g. ``{"--report": "out.html"}``; None means no such output.
-    inputs : mapping of str to path
-        ``{label: path}`` of every file that will be read.
+    inputs : iterable of (str, path)
+        ``(label, path)`` of every file that will be read, e.g. ``("RUN", "bm25.tsv")``.
 
     Raises
     ------
@@ -197,16 +198,17 @@ def check_outputs(outputs: Mapping[str, str | None], inputs: Mapping[str, str]) 
     ...     golden = Path(folder) / "golden.csv"
     ...     _ = golden.write_text("query_id,doc_id\\nq1,d1\\n")
     ...     try:
-    ...         check_outputs({"--per-query": str(golden)}, {"GOLDEN": str(golden)})
+    ...         check_outputs({"--per-query": str(golden)}, [("GOLDEN", str(golden))])
     ...     except ValueError as error:
     ...         print(str(error).replace(folder, "..."))
     --per-query .../golden.csv is GOLDEN .../golden.csv: an output never replaces an input
     """
+    inputs = list(inputs)
     seen: dict[str, str] = {}
     for label, path in outputs.items():
         if path is None:
             continue
-        for input_label, input_path in inputs.items():
+        for input_label, input_path in inputs:
             if _same_file(path, input_path):
                 raise InputValueError(
                     f"{label} {path} is {input_label} {input_path}: an output never "

@@ -656,13 +656,13 @@ MALFORMED = {
         '{"query_id": "q", "doc_id": "c", "score": "high"}',
         "got 'high'",
     ),
-    "results jsonl: float rank": (
+    "results jsonl: fractional rank": (
         read_results,
         "r.jsonl",
-        '{"query_id": "q", "doc_id": "c", "rank": 1.0}',
+        '{"query_id": "q", "doc_id": "c", "rank": 1.5}',
         1,
-        '{"query_id": "q", "doc_id": "c", "rank": 1.0}',
-        "rank must be an integer, got 1.0",
+        '{"query_id": "q", "doc_id": "c", "rank": 1.5}',
+        "rank must be an integer, got 1.5",
     ),
     "results wide: a string in a list of ids that is not a list": (
         read_results,
@@ -1348,3 +1348,136 @@ def test_any_golden_set_reads_the_same_in_every_form(folder, golden):
     expected = expected_golden(golden)
     for form, path in golden_files(folder, golden).items():
         assert_same_frame(read_golden(path), expected, obj=form)
+
+
+# --- compressed files, Parquet, and one validation for every format ------------------------
+
+
+def test_compressed_files_read_as_their_contents(tmp_path):
+    import bz2
+    import gzip
+    import lzma
+
+    import pyarrow as pa
+
+    text = "q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 1.5 run\n"
+    plain = read_trec_run(write(tmp_path, "r.run", text))
+    zstd = pa.compress(text.encode(), codec="zstd", asbytes=True)
+    # pa.compress writes a bare frame; a .zst file is the same bytes.
+    for name, data in (("r.run.gz", gzip.compress(text.encode())),
+                       ("r.run.bz2", bz2.compress(text.encode())),
+                       ("r.run.xz", lzma.compress(text.encode())),
+                       ("r.run.zst", zstd),
+                       ("misnamed.run", gzip.compress(text.encode()))):  # told by its bytes
+        assert_same_frame(read_trec_run(write(tmp_path, name, data)), plain, obj=name)
+    golden = "query_id,doc_id\nq1,d1\n"
+    expected = read_golden(write(tmp_path, "g.csv", golden))
+    assert_same_frame(read_golden(write(tmp_path, "g.csv.gz", gzip.compress(golden.encode()))),
+                      expected)
+
+
+def test_a_text_file_that_starts_like_bzip2_is_text(tmp_path):
+    # "BZh" alone is not bzip2: the block size digit and the block magic must follow.
+    run = read_trec_run(write(tmp_path, "r.run", "BZh9 Q0 d1 1 2.5 run\n"))
+    assert run["query_id"].tolist() == ["BZh9"]
+
+
+def test_a_truncated_compressed_file_is_a_format_error(tmp_path):
+    import gzip
+
+    data = gzip.compress(b"q1 Q0 d1 1 2.5 run\n" * 100)[:30]
+    with pytest.raises(FormatError, match="starts like gzip data but cannot be decompressed"):
+        read_trec_run(write(tmp_path, "r.run.gz", data))
+
+
+def parquet(tmp_path: Path, name: str, columns: dict) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / name
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+def test_parquet_long_and_wide_read_like_csv(tmp_path):
+    expected = read_golden(write(tmp_path, "g.csv", "query_id,doc_id,relevance\nq1,c1,2\n7,c2,1\n"))
+    long = parquet(tmp_path, "g.parquet", {"query_id": ["q1", "7"], "doc_id": ["c1", "c2"],
+                                           "relevance": [2, 1]})
+    assert_same_frame(read_golden(long), expected)
+    ints = parquet(tmp_path, "i.parquet", {"query_id": [7], "doc_id": [42], "relevance": [1.0]})
+    assert read_golden(ints).values.tolist() == [["7", "42", 1]]  # 1.0: a whole number
+    wide = parquet(tmp_path, "w.parquet", {"query_id": ["q1"], "retrieved_ids": [["c7", "c1"]]})
+    assert read_results(wide).values.tolist() == [["q1", "c7", 1], ["q1", "c1", 2]]
+
+
+@pytest.mark.parametrize(
+    ("columns", "row", "reason"),
+    [
+        # The issue's case: a null inside a list was dropped, moving later docs up.
+        ({"query_id": ["q1"], "retrieved_ids": [["c7", None, "c1"]]}, 1,
+         "retrieved_ids[1] must be a string or an integer id, got None"),
+        ({"query_id": ["q1", "q1"], "retrieved_ids": [["c1"], ["c2"]]}, 2,
+         "query 'q1' already has a row, on row 1"),
+        ({"query_id": ["q1", "q2"], "doc_id": ["c1", " "], "score": [1.0, 2.0]}, 2,
+         "doc_id ' ' begins or ends with whitespace"),
+        ({"query_id": ["q1", "q2"], "doc_id": ["c1", ""], "score": [1.0, 2.0]}, 2,
+         "doc_id is empty"),
+        ({"query_id": ["q1"], "doc_id": ["c1"], "score": ["0.9"]}, 1,
+         "score must be a number, got '0.9', a string"),
+        ({"query_id": ["q1", "q1"], "doc_id": ["c1", "c2"], "score": [1.0, float("-inf")]}, 2,
+         "score must be a finite number, got -inf"),
+        ({"query_id": ["q1", "q1"], "doc_id": ["c1", "c2"], "rank": [1.0, 2.5]}, 2,
+         "rank must be an integer, got 2.5"),
+    ],
+)
+def test_parquet_goes_through_the_same_checks(tmp_path, columns, row, reason):
+    path = parquet(tmp_path, "r.parquet", columns)
+    with pytest.raises(FormatError) as caught:
+        read_results(path)
+    assert (caught.value.line, caught.value.unit) == (row, "row")
+    assert reason in caught.value.reason
+    assert str(caught.value).startswith(f"{path}, row {row}: ")
+
+
+def test_a_golden_grade_of_a_half_is_refused_in_every_format(tmp_path):
+    files = {
+        "g.csv": write(tmp_path, "g.csv", "query_id,doc_id,relevance\nq1,c1,0.5\n"),
+        "g.jsonl": write(tmp_path, "g.jsonl", '{"query_id": "q1", "doc_id": "c1", "relevance": 0.5}'),
+        "g.parquet": parquet(tmp_path, "g.parquet", {"query_id": ["q1"], "doc_id": ["c1"],
+                                                     "relevance": [0.5]}),
+    }
+    for name, path in files.items():
+        with pytest.raises(FormatError, match=r"relevance must be an integer, got '?0\.5") as caught:
+            read_golden(path)
+        assert caught.value.line == (2 if name == "g.csv" else 1)
+
+
+def test_a_doc_judged_twice_is_refused_naming_both_lines(tmp_path):
+    with pytest.raises(FormatError) as caught:
+        read_trec_qrels(write(tmp_path, "q.txt", "1 0 a 1\n1 0 b 0\n\n1 0 a 2\n"))
+    assert caught.value.line == 4
+    assert "query '1' judges doc 'a' twice, on lines 1 and 4" in caught.value.reason
+    with pytest.raises(FormatError, match="judges doc 'c1' twice, on lines 2 and 2"):
+        read_golden(write(tmp_path, "w.csv", "query_id,relevant_ids\nq1,c1|c1\n"))
+
+
+def test_a_run_reader_refuses_a_repeated_doc_only_when_asked(tmp_path):
+    path = write(tmp_path, "r.run", "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 a 3 1 r\n")
+    assert len(read_trec_run(path)) == 3  # kept: evaluate's duplicates policy decides
+    with pytest.raises(FormatError, match="query 'q1' lists doc 'a' twice, on lines 1 and 3"):
+        read_trec_run(path, duplicates="error")
+
+
+def test_read_run_and_read_qrels_tell_the_format(tmp_path):
+    from ragmetrics.io import read_qrels, read_run
+
+    run_text = "q1 Q0 d1 1 2.5 run\n"
+    for name in ("bm25", "bm25.txt", "bm25.run", "bm25.tsv"):
+        assert read_run(write(tmp_path, name, run_text))["doc_id"].tolist() == ["d1"]
+    assert read_qrels(write(tmp_path, "qrels", "q1 0 d1 1\n"))["relevance"].tolist() == [1]
+    jsonl = write(tmp_path, "g.json.txt", '{"query_id": "q1", "relevant_ids": ["d1"]}\n')
+    assert read_qrels(jsonl, format="jsonl")["doc_id"].tolist() == ["d1"]
+    with pytest.raises(FormatError, match=r"looks like TREC qrels .* not a run"):
+        read_run(write(tmp_path, "q.txt", "q1 0 d1 1\n"))
+    with pytest.raises(FormatError, match=r"looks like a TREC run .* not judgments"):
+        read_qrels(write(tmp_path, "r.txt", run_text))

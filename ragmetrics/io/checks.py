@@ -9,8 +9,8 @@ for both, and so are the messages:
 - an **id** is a non-empty string without whitespace at either end, or an integer
   (which becomes its decimal text: ``7`` -> ``"7"``); ``"007"``, ``"1e5"`` and ``"nan"``
   stay the strings they are;
-- an **integer** (a rank, a grade) is a 64-bit integer; in a typed file a number, never
-  a float such as ``1.0`` or ``0.5``, nor a number written as a string;
+- an **integer** (a rank, a grade) is a 64-bit integer; in a typed file a number with
+  no fraction (``2`` or ``2.0``, never ``0.5``), not a number written as a string;
 - a **number** (a score) is finite; in a typed file a number, not a string.
 
 A check returns the converted column, or a :class:`Bad` naming the first bad record
@@ -106,11 +106,13 @@ def id_problem(value, where: str, *, typed: bool = True) -> str | None:
 
 
 def _shown(value) -> str:
+    """``repr(value)``, cut to 60 characters (a 400-digit number is not read in full)."""
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, np.ndarray):
         value = value.tolist()
-    return repr(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _integer_problem(value, name: str) -> str | None:
@@ -121,10 +123,12 @@ def _integer_problem(value, name: str) -> str | None:
             f"{name} must be an integer, got {value!r}, a string; write numbers without "
             "quotes"
         )
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and value.is_integer():
+        value = int(value)  # 2.0, as a float column holds it: a whole number
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         return f"{name} must be an integer, got {_shown(value)}"
     if not _INT64.min <= int(value) <= _INT64.max:
-        return f"{name} {int(value)!r} does not fit a 64-bit integer"
+        return f"{name} {_shown(int(value))} does not fit a 64-bit integer"
     return None
 
 
@@ -221,6 +225,14 @@ def check_integers(column: Column) -> np.ndarray | Bad:
             i = int(np.argmax(values.to_numpy() > _INT64.max))
             return Bad(i, _integer_problem(int(values.iloc[i]), column.name))
         return values.to_numpy(dtype=np.int64)
+    if pd.api.types.is_float_dtype(dtype):  # e.g. a Parquet column written from pandas
+        floats = values.to_numpy(dtype=np.float64)
+        whole = np.isfinite(floats) & (np.floor(floats) == floats)
+        whole &= (floats >= -(2.0**63)) & (floats < 2.0**63)
+        if whole.all():
+            return floats.astype(np.int64)
+        i = int(np.argmin(whole))
+        return Bad(i, _integer_problem(values.iloc[i], column.name))
     if dtype == object and pd.api.types.infer_dtype(values, skipna=False) == "integer":
         bad = _first(
             (i, None if _INT64.min <= v <= _INT64.max else _integer_problem(v, column.name))

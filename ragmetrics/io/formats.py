@@ -20,7 +20,7 @@ import pandas as pd
 from .._validation import check_choice
 from ..errors import FormatError
 from .frames import read_golden, read_results
-from .source import compression_of, without_compression_suffix
+from .source import Source, compression_of, without_compression_suffix
 from .tables import TABLE_FORMATS
 from .trec import EXTRA_FIELDS, read_trec_qrels, read_trec_run
 
@@ -96,7 +96,9 @@ def sniff_format(path, role: str) -> str:
         )
     if fields is not None and (len(fields) >= 6 if role == "run" else len(fields) == 4):
         return "trec"
-    found = "no data lines" if fields is None else f"{len(fields)} fields on its first line"
+    Source(path)  # a file that is not UTF-8 text says so first
+    n = 0 if fields is None else len(fields)
+    found = "no data lines" if fields is None else f"{n} field{'s' * (n != 1)} on its first line"
     raise FormatError(
         f"cannot tell the format ({found}): expected .csv, .tsv, .jsonl, .ndjson, "
         ".parquet, or a TREC file (qrels: 4 fields per line, run: 6)",
@@ -121,7 +123,8 @@ def _is_headerless_trec(path) -> bool:
     return len(fields) == 4 and fields[3].lstrip("-").isdigit()
 
 
-def read_run(path, *, format: str | None = None, extra_fields: str = "error") -> pd.DataFrame:
+def read_run(path, *, format: str | None = None, extra_fields: str = "error",
+             duplicates: str = "keep") -> pd.DataFrame:
     """Read a run (a retriever's results) from a TREC, CSV, TSV, JSONL or Parquet file.
 
     Parameters
@@ -136,6 +139,9 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error") ->
         TREC runs only: a line of more than 6 fields is refused, since an id with a
         space in it shifts every field after it; ``"ignore"`` ignores what follows the
         run name, as trec_eval does (:func:`read_trec_run`).
+    duplicates : {"keep", "error"}, default "keep"
+        A doc listed twice for one query: kept (the ``duplicates`` convention of
+        :func:`ragmetrics.evaluate` decides), or refused, naming both lines.
 
     Returns
     -------
@@ -158,8 +164,8 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error") ->
     check_choice(extra_fields, EXTRA_FIELDS, "extra_fields")
     kind = _format(path, format, "run")
     if kind == "trec":
-        return read_trec_run(path, extra_fields=extra_fields)
-    return read_results(path, format=kind)
+        return read_trec_run(path, extra_fields=extra_fields, duplicates=duplicates)
+    return read_results(path, format=kind, duplicates=duplicates)
 
 
 def read_qrels(path, *, format: str | None = None) -> pd.DataFrame:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import check_choice
 from ..errors import FormatError
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table
 
-__all__ = ["read_golden", "read_results", "refuse_repeated_judgments"]
+__all__ = ["RUN_DUPLICATES", "read_golden", "read_results", "refuse_repeated_pairs"]
 
 
 def _form(table: Table, what: str, long_column: str, wide_column: str) -> str:
@@ -72,9 +73,18 @@ def _wide_rows(table: Table, list_column: str) -> tuple[pd.Series, pd.Series, np
     return query, docs, positions, records
 
 
-def refuse_repeated_judgments(frame: pd.DataFrame, table_path: str, lines: np.ndarray,
-                              unit: str = "line", source=None) -> None:
-    """A (query, doc) pair judged twice is an error naming both lines (as in trec_eval)."""
+#: What a reader does with a doc listed twice for one query in a run: keep every row (the
+#: ``duplicates`` convention of :func:`ragmetrics.evaluate` decides later), or refuse the
+#: file, naming both lines.
+RUN_DUPLICATES = ("keep", "error")
+
+
+def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarray,
+                          unit: str = "line", source=None, *, judged: bool = True) -> None:
+    """A (query, doc) pair on two rows is an error naming both lines (as in trec_eval).
+
+    ``judged``: the rows are judgments (a pair takes one grade), else a run's results.
+    """
     repeated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
     if not repeated.any():
         return
@@ -84,11 +94,15 @@ def refuse_repeated_judgments(frame: pd.DataFrame, table_path: str, lines: np.nd
     first = int(np.flatnonzero(same)[0])
     line = int(lines[row])
     text = None if source is None else source.line_text(line)
-    raise FormatError(
-        f"query {query!r} judges doc {doc!r} twice, on {unit}s {int(lines[first])} and "
-        f"{line}; each (query, doc) pair takes one grade",
-        path=table_path, line=line, text=text, unit=unit,
+    where = f"twice, on {unit}s {int(lines[first])} and {line}"
+    reason = (
+        f"query {query!r} judges doc {doc!r} {where}; each (query, doc) pair takes one grade"
+        if judged else
+        f"query {query!r} lists doc {doc!r} {where}; a ranking lists each doc once (to keep "
+        "the highest-ranked copy: duplicates='keep_first' in evaluate, --duplicates "
+        "keep_first in the command)"
     )
+    raise FormatError(reason, path=table_path, line=line, text=text, unit=unit)
 
 
 def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
@@ -179,11 +193,11 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
         grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
         records = np.arange(len(docs))
     frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": grades})
-    refuse_repeated_judgments(frame, table.path, table.lines[records], table.unit, table.source)
+    refuse_repeated_pairs(frame, table.path, table.lines[records], table.unit, table.source)
     return frame
 
 
-def read_results(path, *, format: str | None = None) -> pd.DataFrame:
+def read_results(path, *, format: str | None = None, duplicates: str = "keep") -> pd.DataFrame:
     """Read retriever results (a run) from a CSV, TSV, JSONL or Parquet file.
 
     Two layouts are accepted, and the columns decide which, never the values:
@@ -199,8 +213,9 @@ def read_results(path, *, format: str | None = None) -> pd.DataFrame:
     a ``score`` or ``rank`` column (the order of the list is the ranking) or with two rows
     for one query. Other columns are ignored. A wide row with an empty list (nothing
     retrieved) gives no rows; :func:`ragmetrics.evaluate` then reports the query as
-    missing from the run. A doc listed twice for one query is kept: what to do with it is
-    the ``duplicates`` convention of :func:`ragmetrics.evaluate`.
+    missing from the run. A doc listed twice for one query is kept (what to do with it is
+    the ``duplicates`` convention of :func:`ragmetrics.evaluate`), unless
+    ``duplicates="error"``.
 
     Parameters
     ----------
@@ -208,6 +223,8 @@ def read_results(path, *, format: str | None = None) -> pd.DataFrame:
         As in :func:`read_golden`.
     format : {"csv", "tsv", "jsonl", "ndjson", "parquet"}, optional
         As in :func:`read_golden`.
+    duplicates : {"keep", "error"}, default "keep"
+        A doc listed twice for one query: kept, or a FormatError naming both lines.
 
     Returns
     -------
@@ -238,14 +255,16 @@ def read_results(path, *, format: str | None = None) -> pd.DataFrame:
     1       q1     c1     2
     2       q1     c3     3
     """
+    check_choice(duplicates, RUN_DUPLICATES, "duplicates")
     table = read_table(path, format)
     form = _form(table, "the results file", "doc_id", "retrieved_ids")
     if form == "wide":
         _refuse_in_wide_form(
             table, ("score", "rank"), "the order of 'retrieved_ids' is the ranking"
         )
-        queries, docs, positions, _ = _wide_rows(table, "retrieved_ids")
-        return pd.DataFrame({"query_id": queries, "doc_id": docs, "rank": positions})
+        queries, docs, positions, records = _wide_rows(table, "retrieved_ids")
+        frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "rank": positions})
+        return _refuse_repeats(frame, table, records, duplicates)
     has_rank, has_score = "rank" in table.columns, "score" in table.columns
     if not (has_rank or has_score):
         raise table.error(
@@ -262,4 +281,12 @@ def read_results(path, *, format: str | None = None) -> pd.DataFrame:
         out["rank"] = rest.pop(0)
     if has_score:
         out["score"] = rest.pop(0)
-    return pd.DataFrame(out)
+    return _refuse_repeats(pd.DataFrame(out), table, np.arange(len(docs)), duplicates)
+
+
+def _refuse_repeats(frame: pd.DataFrame, table: Table, records: np.ndarray,
+                    duplicates: str) -> pd.DataFrame:
+    if duplicates == "error":
+        refuse_repeated_pairs(frame, table.path, table.lines[records], table.unit,
+                              table.source, judged=False)
+    return frame

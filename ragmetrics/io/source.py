@@ -121,6 +121,10 @@ class Source:
         self._lines: list[str] | None = None
 
     def _not_utf8(self, raw: bytes, error: UnicodeDecodeError) -> FormatError:
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # what Windows tools call "Unicode"
+            return FormatError(
+                "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as "
+                "UTF-8", path=self.name)
         before = _LINE_BREAK.sub("\n", raw[: error.start].decode("utf-8", "replace"))
         line = before.count("\n") + 1
         start = max(raw.rfind(b"\n", 0, error.start), raw.rfind(b"\r", 0, error.start)) + 1

@@ -22,7 +22,7 @@ import pandas as pd
 from .._validation import check_choice
 from ..errors import FormatError
 from .checks import Bad, earliest, integers_from_text, numbers_from_text
-from .frames import refuse_repeated_judgments
+from .frames import RUN_DUPLICATES, refuse_repeated_pairs
 from .source import Source
 
 __all__ = ["FAST_PARSE_FROM", "read_trec_qrels", "read_trec_run", "split_fast", "split_slowly"]
@@ -96,8 +96,9 @@ def split_slowly(
             if len(fields) > len(layout) and layout == RUN_LAYOUT:
                 reason += (
                     ": an id with a space in it would shift every field after it; if the "
-                    "line is right and what follows the run name is junk, pass "
-                    "extra_fields='ignore' to ignore it, as trec_eval does"
+                    "line is right and what follows the run name is junk, ignore it as "
+                    "trec_eval does (extra_fields='ignore'; in the command: "
+                    "--trec-extra-fields ignore)"
                 )
             problem = source.error(reason, number)
             break
@@ -146,7 +147,7 @@ def _read_trec(
     return pd.DataFrame(out), source, lines
 
 
-def read_trec_run(path, *, extra_fields: str = "error") -> pd.DataFrame:
+def read_trec_run(path, *, extra_fields: str = "error", duplicates: str = "keep") -> pd.DataFrame:
     """Read a run in TREC format: ``query_id Q0 doc_id rank score run_name`` per line.
 
     This is the format trec_eval reads and most IR toolkits write. Fields are separated
@@ -163,6 +164,10 @@ def read_trec_run(path, *, extra_fields: str = "error") -> pd.DataFrame:
         What to do with a line of more than 6 fields. trec_eval ignores whatever follows
         the run name (its own test file ``results.trunc`` has such lines); "ignore" does
         the same, "error" refuses the line, as a sign that the file is not what it seems.
+    duplicates : {"keep", "error"}, default "keep"
+        A doc listed twice for one query: kept (the ``duplicates`` convention of
+        :func:`ragmetrics.evaluate` decides what it means), or refused, naming both lines
+        (trec_eval refuses such runs).
 
     Returns
     -------
@@ -222,7 +227,10 @@ def read_trec_run(path, *, extra_fields: str = "error") -> pd.DataFrame:
         "run_name": None,
     }
     more_allowed = check_choice(extra_fields, EXTRA_FIELDS, "extra_fields") == "ignore"
-    frame, _, _ = _read_trec(path, RUN_LAYOUT, keep, more_allowed=more_allowed)
+    check_choice(duplicates, RUN_DUPLICATES, "duplicates")
+    frame, source, lines = _read_trec(path, RUN_LAYOUT, keep, more_allowed=more_allowed)
+    if duplicates == "error":
+        refuse_repeated_pairs(frame, source.name, lines, source=source, judged=False)
     return frame
 
 
@@ -271,5 +279,5 @@ def read_trec_qrels(path) -> pd.DataFrame:
     """
     keep = {"query_id": None, "doc_id": None, "relevance": integers_from_text}
     frame, source, lines = _read_trec(path, QRELS_LAYOUT, keep)
-    refuse_repeated_judgments(frame, source.name, lines, source=source)
+    refuse_repeated_pairs(frame, source.name, lines, source=source)
     return frame
