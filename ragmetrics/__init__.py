@@ -13,6 +13,7 @@ from .errors import (
     InputError,
     InputTypeError,
     InputValueError,
+    NoRelevantRetrievedWarning,
     RagmetricsWarning,
     RankOrderWarning,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "InputValueError",
     "MetricInfo",
     "MetricSpec",
+    "NoRelevantRetrievedWarning",
     "RagmetricsWarning",
     "RankOrderWarning",
     "average_precision",

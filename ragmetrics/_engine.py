@@ -67,7 +67,7 @@ class Engine:
         self._qrels, self._q_codes, self._qrels_docs = qrels, q_codes, doc_ids(qrels.doc,
                                                                               "qrels")
 
-        depth = read_depth(specs, self.num_rel)
+        self.depth = depth = read_depth(specs, self.num_rel)
         rows = self._rank(run, depth)
         if rows is None:  # keep_first dropped a repeat, so deeper rows move up: read all
             rows = self._rank(run, None)

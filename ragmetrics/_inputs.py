@@ -58,6 +58,8 @@ def check_ids(ids: pd.Series, column: str, what: str, rows: np.ndarray | None = 
     ``rows`` maps positions in ``ids`` to the row numbers named in errors (when ``ids`` is
     a selection of a frame's rows). One pass over the ids when they are all fine.
     """
+    if not len(ids):  # an empty column, of whatever dtype (pandas makes [] float64)
+        return None
     dtype = ids.dtype
     if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         return "int" if len(ids) else None
@@ -89,6 +91,16 @@ def _check_present(ids: pd.Series, column: str, what: str, rows: np.ndarray | No
 
 def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _plain_ids(column: pd.Series) -> pd.Series:
+    """The ids of a frame's column, with a fresh index; categories become their values."""
+    column = column.reset_index(drop=True)
+    if isinstance(column.dtype, pd.CategoricalDtype):  # e.g. from Parquet dictionaries
+        column = column.astype(column.cat.categories.dtype)
+    if not len(column) and column.dtype != object:  # [] is float64 in pandas: no ids
+        column = column.astype(object)
+    return column
 
 
 def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: pd.Series):
@@ -126,8 +138,8 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
     if value_column is None:
         hint = " (or " + " or ".join(repr(c) for c in value_columns[1:]) + ")"
         _missing_column(frame, value_columns[0], what, hint if len(value_columns) > 1 else "")
-    query = frame["query_id"].reset_index(drop=True)
-    doc = frame["doc_id"].reset_index(drop=True)
+    query = _plain_ids(frame["query_id"])
+    doc = _plain_ids(frame["doc_id"])
     q_kind = check_ids(query, "query_id", what) if check_queries else None
     value = _numbers(frame[value_column].reset_index(drop=True), value_column, what, query, doc)
     if value_column == "rank":

@@ -30,6 +30,7 @@ from .errors import (
     InputError,
     InputTypeError,
     InputValueError,
+    NoRelevantRetrievedWarning,
     RagmetricsWarning,
     RankOrderWarning,
 )
@@ -441,7 +442,7 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
         if issubclass(warning.category, EmptyRelevantWarning):
             if str(warning.message) not in notes:  # the judgments': the same for every run
                 notes.append(str(warning.message))
-        elif issubclass(warning.category, RankOrderWarning):
+        elif issubclass(warning.category, (RankOrderWarning, NoRelevantRetrievedWarning)):
             notes.append(f"{name}: {warning.message}")
         elif not issubclass(warning.category, CoverageWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,

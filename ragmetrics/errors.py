@@ -30,6 +30,7 @@ __all__ = [
     "InputError",
     "InputTypeError",
     "InputValueError",
+    "NoRelevantRetrievedWarning",
     "RagmetricsWarning",
     "RankOrderWarning",
 ]
@@ -126,3 +127,7 @@ class EmptyRelevantWarning(RagmetricsWarning):
 
 class RankOrderWarning(RagmetricsWarning):
     """A run's rank column and its scores give different orders."""
+
+
+class NoRelevantRetrievedWarning(RagmetricsWarning):
+    """No query's results hold a single relevant doc: often ids written two ways."""

@@ -13,7 +13,12 @@ import pandas as pd
 
 from ._engine import Engine
 from ._inputs import qrels_columns, run_columns
-from .errors import CoverageWarning, EmptyRelevantWarning, RagmetricsWarning
+from .errors import (
+    CoverageWarning,
+    EmptyRelevantWarning,
+    NoRelevantRetrievedWarning,
+    RagmetricsWarning,
+)
 from .policies import Conventions
 from .registry import parse_metrics
 
@@ -146,6 +151,7 @@ def evaluate(
     )
     _warn_coverage(result)
     _warn_empty(result, engine.n_queries, engine.max_grade)
+    _warn_if_nothing_relevant_retrieved(engine)
     return result
 
 
@@ -204,6 +210,24 @@ def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> N
                 f"{how}")
     warnings.warn(f"{head} (empty_relevant={c.empty_relevant!r}; 'skip' leaves such "
                   "queries out)", EmptyRelevantWarning, stacklevel=3)
+
+
+def _warn_if_nothing_relevant_retrieved(engine) -> None:
+    """Say so when queries with relevant docs were answered, and never with one of them.
+
+    A retriever that bad is rare; ids written two ways (``"d1"`` and ``"doc-d1"``,
+    another case, other whitespace) are not, and they score 0 without any error.
+    """
+    answered = engine.in_run & ~engine.empty
+    if not answered.any() or engine.row_rel.any() or not len(engine.row_q):
+        return
+    depth = "" if engine.depth is None else f" in the top {engine.depth}"
+    n = int(answered.sum())
+    warnings.warn(
+        f"no relevant doc was retrieved{depth} for any of the {_count(n)} that have one: "
+        "every metric that counts hits is 0; if that is unexpected, check that the run and "
+        "the judgments write doc ids the same way",
+        NoRelevantRetrievedWarning, stacklevel=3)
 
 
 def _count(n: int, one: str = "query", many: str = "queries") -> str:
