@@ -14,8 +14,8 @@ are the public API.
     error that lists every such chunk. Chunks may overlap.
 ``evidence``
     ``query_id, doc_id, start, end[, relevance]``: the spans that answer each question,
-    graded (``relevance``, default 1). Or ``query_id, doc_id, quote``, located like a
-    chunk's text. A query may have several spans, in several documents. A row with a
+    graded (``relevance``; a span without one, or with an empty cell, has grade 1).
+    Or ``query_id, doc_id, quote``, located like a chunk's text. A query may have several spans, in several documents. A row with a
     ``query_id`` and nothing else (no ``doc_id``, offsets or quote) declares a question
     with **no evidence** (an unanswerable question); so does ``{query_id: []}`` in the
     mapping form ``{query_id: [(doc_id, start, end[, relevance]), ...]}``.
@@ -418,7 +418,8 @@ def _locate(texts, doc, rows, documents: Documents, source: Source, what: str):
             problems.append(f"{source.where(int(row))}: {shown!r} found more than once in "
                             f"document {doc[row]!r} (at {places}, ...); give its offsets")
     if problems:
-        message = (f"{len(problems)} {what}s cannot be located (exact match after "
+        message = (f"{len(problems)} {what}{'s' if len(problems) > 1 else ''} cannot be "
+                   "located (exact match after "
                    f"whitespace normalisation): {_listing(problems)}")
         if source.path is not None:
             raise FormatError(message, path=source.path)
