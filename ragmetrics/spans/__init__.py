@@ -18,6 +18,7 @@ The data model (documents, chunks by offsets or text, evidence by offsets or quo
 described in :mod:`ragmetrics.spans.tables`.
 """
 
+from .datasets import SpanDataset, load_span_dataset, span_dataset_names
 from .doclevel import DOCUMENT_RANKINGS, document_qrels, document_run
 from .locate import normalize_whitespace
 from .metrics import OVERLAP_POLICIES, UNITS, evaluate_spans, span_metrics
@@ -35,17 +36,20 @@ __all__ = [
     "RULES",
     "SPAN_METRICS",
     "UNITS",
+    "SpanDataset",
     "SpanMetricSpec",
     "chunk_qrels",
     "document_qrels",
     "document_run",
     "evaluate_spans",
+    "load_span_dataset",
     "locate_chunks",
     "locate_evidence",
     "normalize_whitespace",
     "parse_span_metric",
     "plot_threshold_sensitivity",
     "read_table",
+    "span_dataset_names",
     "span_metrics",
     "threshold_sensitivity",
     "word_pieces",
