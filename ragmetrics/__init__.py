@@ -107,6 +107,7 @@ from .spans import (
     plot_threshold_sensitivity,
     span_metrics,
     threshold_sensitivity,
+    window_chunks,
     word_pieces,
 )
 
@@ -122,5 +123,6 @@ __all__ += [
     "plot_threshold_sensitivity",
     "span_metrics",
     "threshold_sensitivity",
+    "window_chunks",
     "word_pieces",
 ]

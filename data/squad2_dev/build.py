@@ -15,7 +15,7 @@ public copy records them (see README.md). Output, deterministic (same bytes each
 - ``evidence/sentences.csv``: the sentence(s) holding each answer span;
 - ``chunkings/paragraph.csv``: SQuAD's own paragraphs;
   ``chunkings/window{128,256,512}.csv``: fixed windows of 128, 256 and 512 tokens
-  (``ragmetrics.spans.word_pieces``) with a quarter of overlap, over whole articles;
+  (``ragmetrics.spans.window_chunks``) with a quarter of overlap, over whole articles;
 - ``runs/bm25_<chunking>.tsv``: Okapi BM25 (``rank_bm25.BM25Okapi``, k1 = 1.5, b = 0.75,
   its defaults) over each chunking, top 10 chunks per question, TREC run format.
 """
@@ -29,7 +29,7 @@ import json
 import re
 from pathlib import Path
 
-from ragmetrics.spans import word_pieces
+from ragmetrics.spans import window_chunks
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "source" / "dev-v2.0.json"
@@ -69,25 +69,6 @@ def sentences(text: str, base: int) -> list[tuple[int, int]]:
         start = match.end()
     out.append((base + start, base + len(text.rstrip())))
     return out
-
-
-def token_windows(text: str, size: int) -> list[tuple[int, int]]:
-    """Windows of ``size`` word pieces, a quarter overlapping the next, as offsets."""
-    spans = []
-    for match in re.finditer(r"\S+", text):
-        at = match.start()
-        for piece in word_pieces(match.group()):
-            at = text.index(piece, at)
-            spans.append((at, at + len(piece)))
-            at += len(piece)
-    stride = size - size // 4
-    windows, first = [], 0
-    while True:
-        last = min(first + size, len(spans)) - 1
-        windows.append((spans[first][0], spans[last][1]))
-        if last == len(spans) - 1:
-            return windows
-        first += stride
 
 
 def csv_text(header, rows) -> str:
@@ -133,9 +114,9 @@ def build_data() -> dict:
                 holding.extend((qa["id"], doc_id, s, e, 1) for s, e in chosen)
             base += len(context) + 2
         for size in WINDOWS:
+            windows = window_chunks({doc_id: text}, size, overlap=size // 4)
             chunkings.setdefault(f"window{size}", []).extend(
-                (f"{doc_id}-w{size}-{i:03d}", doc_id, s, e)
-                for i, (s, e) in enumerate(token_windows(text, size)))
+                windows.itertuples(index=False, name=None))
     return {"documents": documents, "questions": questions, "answers": answers,
             "sentences": holding, "chunkings": chunkings}
 

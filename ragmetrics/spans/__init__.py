@@ -18,6 +18,7 @@ The data model (documents, chunks by offsets or text, evidence by offsets or quo
 described in :mod:`ragmetrics.spans.tables`.
 """
 
+from .chunking import window_chunks
 from .datasets import SpanDataset, load_span_dataset, span_dataset_names
 from .doclevel import DOCUMENT_RANKINGS, document_qrels, document_run
 from .locate import normalize_whitespace
@@ -52,5 +53,6 @@ __all__ = [
     "span_dataset_names",
     "span_metrics",
     "threshold_sensitivity",
+    "window_chunks",
     "word_pieces",
 ]
