@@ -139,3 +139,87 @@ def test_evidence_files_read_as_the_data_model():
     assert pd.Series(from_file.start).tolist() == pd.Series(from_frame.start).tolist()
     with open(DATA / "squad2_dev" / "chunkings" / "window512.csv") as handle:
         assert next(csv.reader(handle)) == ["chunk_id", "doc_id", "start", "end"]
+
+
+# --- the support demo's span files ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def support():
+    return load_span_dataset("support_demo")
+
+
+def test_support_span_data_regenerates_byte_for_byte(tmp_path):
+    build = build_module("support_demo", "build_spans.py")
+    data = build.build_data()
+    original = build.HERE
+    build.HERE = tmp_path
+    build.write_data(data)
+    build.HERE = original
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert written == ["chunkings/article.csv", "chunkings/window128.csv",
+                       "chunkings/window256.csv", "chunkings/window512.csv",
+                       "documents.jsonl", "evidence/sentences.csv"]
+    for path in written:
+        assert (tmp_path / path).read_bytes() == (DATA / "support_demo" / path).read_bytes(), path
+
+
+def test_support_evidence_covers_every_judgment(support):
+    golden = pd.read_csv(DATA / "support_demo" / "golden.csv")
+    evidence = support.evidence["sentences"]
+    judged = set(zip(golden["query_id"], golden["doc_id"], golden["relevance"], strict=True))
+    spans = set(zip(evidence["query_id"], evidence["article"], evidence["relevance"],
+                    strict=True))
+    assert spans == judged
+    assert evidence["query_id"].nunique() == 72
+    # Each span lies inside the article it was judged on, and its quote is the text there.
+    articles = support.chunkings["article"].set_index("chunk_id")
+    text = dict(zip(support.documents["doc_id"], support.documents["text"], strict=True))
+    for row in evidence.itertuples():
+        article = articles.loc[row.article]
+        assert article.doc_id == row.doc_id
+        assert article.start <= row.start < row.end <= article.end
+        assert text[row.doc_id][row.start:row.end] == row.quote
+    # The quote form locates to the same offsets where a quote occurs once on its page;
+    # template pages repeat sentences ("When a limit is reached, ..."), which is why the
+    # file gives offsets, and why locating those quotes is refused as ambiguous.
+    once = [text[d].count(q) == 1 for d, q in zip(evidence["doc_id"], evidence["quote"],
+                                                   strict=True)]
+    unique = evidence[once]
+    by_quote = as_evidence(unique.drop(columns=["start", "end"]),
+                           as_documents(support.documents))
+    assert by_quote.start.tolist() == unique["start"].tolist()
+    assert len(unique) >= 290
+    with pytest.raises(InputValueError, match="found more than once in document 'api'"):
+        as_evidence(evidence[[not o for o in once]].drop(columns=["start", "end"]),
+                    as_documents(support.documents))
+
+
+def test_support_article_chunking_is_the_corpus(support):
+    corpus = pd.read_json(DATA / "support_demo" / "corpus.jsonl", lines=True)
+    articles = support.chunkings["article"]
+    assert articles["chunk_id"].tolist() == corpus["doc_id"].tolist()
+    text = dict(zip(support.documents["doc_id"], support.documents["text"], strict=True))
+    for chunk, title, body in zip(articles.itertuples(), corpus["title"], corpus["text"],
+                                  strict=True):
+        assert text[chunk.doc_id][chunk.start:chunk.end] == f"{title}\n{body}"
+    assert len(support.documents) == 27
+
+
+def test_support_runs_cover_every_question(support):
+    for name, run in support.runs.items():
+        if name not in support.chunkings:
+            continue
+        assert run.groupby("query_id").size().eq(10).all()
+        assert run["query_id"].nunique() == 72
+        assert set(run["doc_id"]) <= set(support.chunkings[name]["chunk_id"])
+    assert sorted(support.chunkings) == ["article", "window128", "window256", "window512"]
+
+
+def test_support_numbers(support):
+    # README's table (regression pins).
+    evidence = support.evidence["sentences"]
+    got = span_metrics(support.runs["window512"], support.chunkings["window512"], evidence,
+                       5, documents=support.documents).mean()
+    assert got["recall"] == pytest.approx(0.6617, abs=5e-5)
+    assert got["precision_omega"] == pytest.approx(0.1189, abs=5e-5)
