@@ -618,3 +618,29 @@ def test_inputs_are_not_changed():
     chunk_qrels(chunks, evidence, rule="min_chars", threshold=5)
     pd.testing.assert_frame_equal(chunks, CHUNKS)
     pd.testing.assert_frame_equal(evidence, EVIDENCE)
+
+
+# --- fixed windows --------------------------------------------------------------------
+
+
+def test_window_chunks_by_hand():
+    from ragmetrics import window_chunks
+
+    # 7 pieces: one two three four , five six
+    documents = {"d": "one two three four, five six", "empty": "   "}
+    windows = window_chunks(documents, 3, overlap=1)
+    assert windows.values.tolist() == [["d-w3-000", "d", 0, 13],   # one two three
+                                       ["d-w3-001", "d", 8, 19],   # three four ,
+                                       ["d-w3-002", "d", 18, 28]]  # , five six
+    assert window_chunks(documents, 10).values.tolist() == [["d-w10-000", "d", 0, 28]]
+    assert window_chunks(documents, 2, name="pairs")["chunk_id"].tolist() == [
+        "d-pairs-000", "d-pairs-001", "d-pairs-002", "d-pairs-003"]
+    with pytest.raises(InputValueError, match=r"overlap must be .* got 3 for size 3"):
+        window_chunks(documents, 3, overlap=3)
+    with pytest.raises(InputValueError, match="size must be a positive int"):
+        window_chunks(documents, 0)
+    # Windows chunk any text: the evidence they hold is found by the span metrics.
+    chunks = window_chunks(documents, 3, overlap=1)
+    got = span_metrics({"q": ["d-w3-001"]}, chunks, {"q": [("d", 14, 18)]},
+                       documents=documents)
+    assert got.loc["q", "recall"] == 1.0
