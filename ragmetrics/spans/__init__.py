@@ -15,7 +15,9 @@ of a document that answers each question) can:
   (or twice, as Chroma's published definitions do, with ``overlap="sum"``).
 
 The data model (documents, chunks by offsets or text, evidence by offsets or quote) is
-described in :mod:`ragmetrics.spans.tables`.
+described in :mod:`ragmetrics.spans.tables`; :func:`window_chunks` makes fixed-size
+chunkings, and :func:`load_span_dataset` loads the two demo data sets of ``data/``
+(the invented help centre, and two articles of SQuAD 2.0) without any network.
 """
 
 from .chunking import window_chunks

@@ -321,6 +321,9 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
         recall's denominator, so recall cannot reach 1 either. Chroma's Precision Ω
         already merges overlapping chunks; ``"sum"`` keeps its one quirk, a chunk that
         only *touches* the evidence (ends where it begins) counting as holding it.
+        Chroma's ``run()`` retrieves 5 chunks per question by default, and with
+        ``retrieve=-1`` as many as the chunks holding evidence; pass the same ``k``
+        here to compare numbers.
     relevance_level : number, default 1
         Evidence spans graded below it do not count.
     empty_relevant : {"zero", "article", "skip", "error"}, default "zero"
