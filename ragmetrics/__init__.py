@@ -97,3 +97,36 @@ __all__ = [
     "reciprocal_rank",
     "write_report",
 ]
+
+# Evaluation across chunkings (ragmetrics.spans): evidence spans instead of chunk ids.
+from .spans import (
+    chunk_qrels,
+    document_qrels,
+    document_run,
+    evaluate_spans,
+    load_span_dataset,
+    locate_chunks,
+    locate_evidence,
+    parse_span_metric,
+    plot_threshold_sensitivity,
+    span_metrics,
+    threshold_sensitivity,
+    window_chunks,
+    word_pieces,
+)
+
+__all__ += [
+    "chunk_qrels",
+    "document_qrels",
+    "document_run",
+    "evaluate_spans",
+    "load_span_dataset",
+    "locate_chunks",
+    "locate_evidence",
+    "parse_span_metric",
+    "plot_threshold_sensitivity",
+    "span_metrics",
+    "threshold_sensitivity",
+    "window_chunks",
+    "word_pieces",
+]

@@ -124,7 +124,8 @@ def test_read_golden_agrees_with_the_csv(qrels, golden):
 
 def test_data_is_small():
     total = sum(p.stat().st_size for p in DATA.rglob("*") if p.is_file() and p.suffix != ".pyc")
-    assert total < 1_000_000
+    # The span files (documents.jsonl, evidence/, chunkings/, runs/bm25_*.tsv) add ~400 KB.
+    assert total < 1_500_000
 
 
 # ------------------------------------------------------------------------------ the runs

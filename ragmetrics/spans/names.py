@@ -1,0 +1,81 @@
+"""Span metrics by name: ``"span_recall@10"``, ``"span_iou@budget=1000"``, ``"span_precision"``.
+
+A name is ``span_`` + a column of :func:`ragmetrics.spans.span_metrics` (``recall``,
+``precision``, ``iou``, ``precision_omega``), then the cut: ``@k`` for the top k chunks,
+``@budget=N`` for the longest ranked prefix of at most N units (characters or tokens,
+as the call says), or nothing for every retrieved chunk. ``span_precision_omega``
+depends on the chunking alone and takes no cut. :func:`parse_span_metric` reads a name,
+``str()`` writes it back, so that evaluate, compare and the command line can dispatch
+these names like any other metric.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .._validation import check_k
+from ..errors import InputTypeError, InputValueError
+
+__all__ = ["SPAN_METRICS", "SpanMetricSpec", "is_span_metric", "parse_span_metric"]
+
+#: The span metrics: name -> what it measures.
+SPAN_METRICS = {
+    "recall": "share of the evidence's characters (or tokens) that were retrieved",
+    "precision": "share of the retrieved characters (or tokens) that are evidence",
+    "iou": "retrieved and evidence, over retrieved or evidence (Jaccard)",
+    "precision_omega": "IoU of all chunks touching evidence: the best a chunking allows",
+}
+
+_NAME = re.compile(r"^span_(?P<name>[a-z_]+?)(?:@(?:(?P<k>[0-9]+)|budget=(?P<budget>[0-9]+)))?$")
+
+
+@dataclass(frozen=True)
+class SpanMetricSpec:
+    """A span metric and its cut: ``SpanMetricSpec("recall", k=10)`` is ``"span_recall@10"``."""
+
+    name: str
+    k: int | None = None
+    budget: int | None = None
+
+    def __str__(self) -> str:
+        cut = (f"@{self.k}" if self.k is not None else
+               f"@budget={self.budget}" if self.budget is not None else "")
+        return f"span_{self.name}{cut}"
+
+
+def is_span_metric(text) -> bool:
+    """True for names that start with ``span_`` (whether or not they parse)."""
+    return isinstance(text, str) and text.strip().startswith("span_")
+
+
+def parse_span_metric(text: str) -> SpanMetricSpec:
+    """Read a span metric name.
+
+    Examples
+    --------
+    >>> parse_span_metric("span_recall@10")
+    SpanMetricSpec(name='recall', k=10, budget=None)
+    >>> str(parse_span_metric("span_iou@budget=1000"))
+    'span_iou@budget=1000'
+    >>> parse_span_metric("span_recal@10")
+    Traceback (most recent call last):
+    ...
+    ragmetrics.errors.InputValueError: unknown span metric 'span_recal@10': a name is span_ + one of recall, precision, iou, precision_omega, then @k, @budget=N or nothing
+    """
+    if not isinstance(text, str):
+        raise InputTypeError(f"a span metric name must be a str such as 'span_recall@10', "
+                             f"got {text!r}")
+    match = _NAME.match(text.strip())
+    if match is None or match["name"] not in SPAN_METRICS:
+        raise InputValueError(
+            f"unknown span metric {text!r}: a name is span_ + one of "
+            f"{', '.join(SPAN_METRICS)}, then @k, @budget=N or nothing")
+    name = match["name"]
+    k = check_k(int(match["k"]), name=f"the cut-off in {text!r}") if match["k"] else None
+    budget = (check_k(int(match["budget"]), name=f"the budget in {text!r}")
+              if match["budget"] else None)
+    if name == "precision_omega" and (k or budget):
+        raise InputValueError(f"{text!r}: span_precision_omega depends on the chunking only "
+                              "and takes no cut; write 'span_precision_omega'")
+    return SpanMetricSpec(name, k, budget)

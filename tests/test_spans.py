@@ -1,0 +1,646 @@
+"""ragmetrics.spans by hand: every rule and metric on cases small enough to check on paper.
+
+The main case, drawn to scale (one character per position):
+
+    d1 (100 chars)   a = [0, 40)   b = [30, 70)   c = [70, 100)      a and b overlap on [30, 40)
+    d2 (50 chars)    x = [0, 25)   y = [25, 50)
+
+    q1's evidence    d1 [35, 45) grade 2,  d1 [60, 75) grade 1,  d2 [10, 20) grade 1
+
+Chunk b spans both evidence spans of d1; the evidence in d2 is in chunk x, which q1's run
+never retrieves. |E| = 10 + 15 + 10 = 35 characters.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ragmetrics
+from ragmetrics import (
+    FormatError,
+    InputTypeError,
+    InputValueError,
+    chunk_qrels,
+    document_qrels,
+    document_run,
+    evaluate,
+    evaluate_spans,
+    span_metrics,
+    threshold_sensitivity,
+    word_pieces,
+)
+from ragmetrics.errors import CoverageWarning
+from ragmetrics.spans import locate_chunks, locate_evidence, parse_span_metric
+
+DOCUMENTS = {"d1": "x" * 100, "d2": "y" * 50}
+CHUNKS = pd.DataFrame({
+    "chunk_id": ["a", "b", "c", "x", "y"],
+    "doc_id": ["d1", "d1", "d1", "d2", "d2"],
+    "start": [0, 30, 70, 0, 25],
+    "end": [40, 70, 100, 25, 50],
+})
+EVIDENCE = pd.DataFrame({
+    "query_id": ["q1", "q1", "q1"],
+    "doc_id": ["d1", "d1", "d2"],
+    "start": [35, 60, 10],
+    "end": [45, 75, 20],
+    "relevance": [2, 1, 1],
+})
+RUN = {"q1": ["b", "c", "a"]}
+
+
+def approx(value):
+    return pytest.approx(value, rel=1e-12, abs=1e-15)
+
+
+def row(frame, query="q1"):
+    return frame.loc[query].to_dict()
+
+
+# --- span metrics ---------------------------------------------------------------------
+
+
+def test_top_chunk_spanning_two_evidence_spans():
+    # R = b = [30, 70): holds [35, 45) and [60, 70) of the evidence, 20 characters.
+    got = row(span_metrics(RUN, CHUNKS, EVIDENCE, k=1))
+    assert got["recall"] == approx(20 / 35)
+    assert got["precision"] == approx(20 / 40)
+    assert got["iou"] == approx(20 / (40 + 35 - 20))
+
+
+def test_two_chunks_and_evidence_in_a_document_never_retrieved():
+    # R = b u c = [30, 100): all of d1's evidence (25), none of d2's.
+    got = row(span_metrics(RUN, CHUNKS, EVIDENCE, k=2))
+    assert got["recall"] == approx(25 / 35)
+    assert got["precision"] == approx(25 / 70)
+    assert got["iou"] == approx(25 / (70 + 35 - 25))
+
+
+def test_overlapping_chunks_counted_once_or_twice():
+    # k=3 adds a = [0, 40), which overlaps b on [30, 40): R = [0, 100), 100 characters,
+    # but the chunks add up to 40 + 40 + 30 = 110.
+    union = row(span_metrics(RUN, CHUNKS, EVIDENCE, k=3))
+    assert union == {"recall": approx(25 / 35), "precision": approx(25 / 100),
+                     "iou": approx(25 / 110), "precision_omega": approx(35 / 125)}
+    summed = row(span_metrics(RUN, CHUNKS, EVIDENCE, k=3, overlap="sum"))
+    # Chroma: precision 25 / 110; IoU 25 / (110 + the 10 unretrieved characters of d2).
+    assert summed["recall"] == approx(25 / 35)
+    assert summed["precision"] == approx(25 / 110)
+    assert summed["iou"] == approx(25 / 120)
+    assert union["precision"] > summed["precision"]
+
+
+def test_precision_omega_is_the_iou_of_every_chunk_holding_evidence():
+    # a, b, c and x hold evidence: their union is d1 [0, 100) and d2 [0, 25), 125
+    # characters holding all 35 of the evidence; the run does not matter.
+    for k in (1, 2, None):
+        assert span_metrics(RUN, CHUNKS, EVIDENCE, k=k).loc["q1", "precision_omega"] == \
+            approx(35 / 125)
+
+
+def test_k_none_scores_every_retrieved_chunk():
+    assert row(span_metrics(RUN, CHUNKS, EVIDENCE)) == row(span_metrics(RUN, CHUNKS, EVIDENCE,
+                                                                          k=3))
+
+
+def test_relevance_level_drops_lower_graded_spans():
+    # Only [35, 45) has grade 2: E is 10 characters, all inside b.
+    got = row(span_metrics(RUN, CHUNKS, EVIDENCE, k=1, relevance_level=2))
+    assert got["recall"] == 1.0
+    assert got["precision"] == approx(10 / 40)
+
+
+def test_budget_cuts_mid_list():
+    # b (40) + c (30) = 70 fits in 75; adding a (40) would make 110.
+    assert row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=75)) == row(
+        span_metrics(RUN, CHUNKS, EVIDENCE, k=2))
+    assert row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=69)) == row(
+        span_metrics(RUN, CHUNKS, EVIDENCE, k=1))
+    # The first chunk that does not fit ends the prefix: with b, a, c and 75 units,
+    # a does not fit (80), and c (which would fit: 70) is not taken instead.
+    got = row(span_metrics({"q1": ["b", "a", "c"]}, CHUNKS, EVIDENCE, budget=75))
+    assert got["recall"] == approx(20 / 35)
+    # Smaller than the first chunk: nothing retrieved, everything 0.
+    nothing = row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=10))
+    assert (nothing["recall"], nothing["precision"], nothing["iou"]) == (0.0, 0.0, 0.0)
+    # k and budget together: both limits hold.
+    assert row(span_metrics(RUN, CHUNKS, EVIDENCE, k=1, budget=1000)) == row(
+        span_metrics(RUN, CHUNKS, EVIDENCE, k=1))
+
+
+def test_budget_counts_overlaps_in_each_chunk():
+    # a then b: 40 + 40 = 80 units, although they cover 70 distinct characters.
+    run = {"q1": ["a", "b"]}
+    assert span_metrics(run, CHUNKS, EVIDENCE, budget=79).loc["q1", "recall"] == approx(5 / 35)
+    assert span_metrics(run, CHUNKS, EVIDENCE, budget=80).loc["q1", "recall"] == approx(20 / 35)
+
+
+def test_chunks_from_several_documents_in_one_run():
+    # x = d2 [0, 25) holds all of d2's evidence; b holds 20 of d1's.
+    got = row(span_metrics({"q1": ["x", "b"]}, CHUNKS, EVIDENCE))
+    assert got["recall"] == approx(30 / 35)
+    assert got["precision"] == approx(30 / 65)
+    assert got["iou"] == approx(30 / (65 + 35 - 30))
+
+
+def test_chunks_equal_to_the_evidence_score_one():
+    chunks = pd.DataFrame({"chunk_id": ["e1", "e2", "rest"], "doc_id": ["d1", "d2", "d1"],
+                           "start": [35, 10, 0], "end": [45, 20, 30]})
+    evidence = EVIDENCE.iloc[[0, 2]]
+    got = row(span_metrics({"q1": ["e2", "e1"]}, chunks, evidence))
+    assert got == {"recall": 1.0, "precision": 1.0, "iou": 1.0, "precision_omega": 1.0}
+
+
+def test_run_shapes_and_ranks():
+    frame = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"],
+                          "score": [0.1, 0.9, 0.5]})
+    scored = span_metrics({"q1": {"a": 0.1, "b": 0.9, "c": 0.5}}, CHUNKS, EVIDENCE, k=2)
+    assert row(span_metrics(frame, CHUNKS, EVIDENCE, k=2)) == row(scored)
+    assert row(scored) == row(span_metrics(RUN, CHUNKS, EVIDENCE, k=2))
+    ranked = pd.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "c", "b"],
+                           "rank": [3, 2, 1]})
+    assert row(span_metrics(ranked, CHUNKS, EVIDENCE, k=2)) == row(scored)
+
+
+def test_tied_scores_follow_the_tie_rule():
+    # a and c tie: trec_eval puts c first (ids descending); input order keeps a first.
+    run = {"q1": {"a": 0.5, "c": 0.5}}
+    assert span_metrics(run, CHUNKS, EVIDENCE, k=1).loc["q1", "recall"] == approx(5 / 35)
+    assert span_metrics(run, CHUNKS, EVIDENCE, k=1, ties="input_order").loc[
+        "q1", "recall"] == approx(5 / 35)
+    c_first = span_metrics(run, CHUNKS, EVIDENCE, k=1).loc["q1", "precision"]
+    a_first = span_metrics(run, CHUNKS, EVIDENCE, k=1, ties="input_order").loc[
+        "q1", "precision"]
+    assert (c_first, a_first) == (approx(5 / 30), approx(5 / 40))
+    with pytest.raises(InputValueError, match="ties must be one of"):
+        span_metrics(run, CHUNKS, EVIDENCE, ties="optimistic")
+
+
+def test_duplicates_policy():
+    with pytest.raises(InputValueError, match=r"chunk 'b' appears more than once.*'q1'"):
+        span_metrics({"q1": ["b", "c", "b"]}, CHUNKS, EVIDENCE)
+    kept = span_metrics({"q1": ["b", "c", "b"]}, CHUNKS, EVIDENCE, duplicates="keep_first")
+    assert row(kept) == row(span_metrics(RUN, CHUNKS, EVIDENCE, k=2))
+
+
+@pytest.mark.parametrize(("policy", "expected"), [
+    ("zero", {"recall": 0.0, "precision": 0.0, "iou": 0.0, "precision_omega": 0.0}),
+    ("article", {"recall": 1.0, "precision": 0.0, "iou": 0.0, "precision_omega": 0.0}),
+])
+def test_empty_evidence_policies(policy, expected):
+    evidence = pd.concat([EVIDENCE, pd.DataFrame({"query_id": ["q2"]})], ignore_index=True)
+    run = {"q1": ["b"], "q2": ["a", "b"]}
+    result = span_metrics(run, CHUNKS, evidence, empty_relevant=policy)
+    assert row(result, "q2") == expected
+    assert row(result, "q1")["recall"] == approx(20 / 35)
+    assert result.attrs["empty_evidence"] == ("q2",)
+
+
+def test_empty_evidence_skip_and_error():
+    evidence = {"q1": [("d1", 35, 45)], "q2": []}
+    run = {"q1": ["b"], "q2": ["a"]}
+    skipped = span_metrics(run, CHUNKS, evidence, empty_relevant="skip")
+    assert skipped.loc["q2"].isna().all()
+    assert skipped.mean()["recall"] == 1.0  # the NaN is left out of the mean
+    with pytest.raises(InputValueError, match="query 'q2' has no evidence"):
+        span_metrics(run, CHUNKS, evidence, empty_relevant="error")
+
+
+def test_all_spans_below_the_level_is_empty_evidence():
+    evidence = {"q1": [("d1", 35, 45, 1)]}
+    result = span_metrics(RUN, CHUNKS, evidence, relevance_level=2, empty_relevant="article")
+    assert row(result)["recall"] == 1.0
+    assert row(result)["precision"] == 0.0
+
+
+def test_coverage_policies_and_warnings():
+    evidence = {"q1": [("d1", 35, 45)], "q2": [("d1", 0, 5)]}
+    with pytest.warns(CoverageWarning, match="1 query with evidence missing from the run"):
+        zero = span_metrics({"q1": ["b"], "q9": ["a"]}, CHUNKS, evidence)
+    assert row(zero, "q2")["recall"] == 0.0
+    assert zero.attrs["missing_from_run_queries"] == ("q2",)
+    assert zero.attrs["unjudged_queries"] == ("q9",)
+    assert list(zero.index) == ["q1", "q2"]
+    with pytest.warns(CoverageWarning):
+        skipped = span_metrics({"q1": ["b"]}, CHUNKS, evidence, missing_from_run="skip")
+    assert math.isnan(skipped.loc["q2", "recall"])
+    assert skipped.loc["q2", "precision_omega"] == approx(5 / 40)  # the chunking's, kept
+
+
+def test_integer_query_ids_are_ordered_as_numbers():
+    evidence = {10: [("d1", 35, 45)], 9: [("d1", 0, 5)]}
+    result = span_metrics({10: ["b"], 9: ["a"]}, CHUNKS, evidence)
+    assert list(result.index) == [9, 10]
+    assert result.index.dtype == np.int64
+
+
+# --- tokens ---------------------------------------------------------------------------
+
+
+def test_word_pieces_rules():
+    assert word_pieces("Refunds take 5-10 days.") == ["Refunds", "take", "5", "-", "10",
+                                                       "days", "."]
+    assert word_pieces("unbelievability") == ["unbeliev", "ability"]
+    assert word_pieces("1234567") == ["123", "456", "7"]
+    assert word_pieces("  ") == []
+    assert "".join(word_pieces("Ünïcode naïve 東京")) == "Ünïcodenaïve東京"
+
+
+def test_token_unit_with_the_default_tokenizer():
+    text = "Refunds take 5 days. Contact billing."
+    documents = {"d": text}
+    # Tokens: Refunds take 5 days . | Contact billing .  (8 in all)
+    chunks = [{"chunk_id": "first", "doc_id": "d", "start": 0, "end": 20},
+              {"chunk_id": "second", "doc_id": "d", "start": 21, "end": 37}]
+    evidence = {"q": [("d", 13, 20)]}  # "5 days.": 3 tokens
+    got = row(span_metrics({"q": ["first"]}, chunks, evidence, unit="token",
+                           documents=documents), "q")
+    assert got["recall"] == approx(1.0)
+    assert got["precision"] == approx(3 / 5)
+    chars = row(span_metrics({"q": ["first"]}, chunks, evidence, documents=documents), "q")
+    assert chars["precision"] == approx(7 / 20)
+    # "5 days" without its full stop: "days." is one word of 2 tokens over 5 characters,
+    # so 4 of its characters hold 1.6 tokens.
+    cut = span_metrics({"q": ["first"]}, chunks, {"q": [("d", 13, 19)]}, unit="token",
+                       documents=documents)
+    assert cut.loc["q", "precision"] == approx(2.6 / 5)
+    # Budgets in tokens: "first" is 5 tokens, "second" 3.
+    got = span_metrics({"q": ["second", "first"]}, chunks, evidence, unit="token",
+                       documents=documents, budget=7)
+    assert got.loc["q", "recall"] == 0.0  # "first" would make 8 > 7
+    got = span_metrics({"q": ["second", "first"]}, chunks, evidence, unit="token",
+                       documents=documents, budget=8)
+    assert got.loc["q", "recall"] == approx(1.0)
+
+
+def test_token_unit_spreads_a_word_over_its_characters():
+    # One 16-letter word is 2 pieces; half of it is 1 token.
+    documents = {"d": "incomprehensible"}
+    chunks = [{"chunk_id": "half", "doc_id": "d", "start": 0, "end": 8}]
+    evidence = {"q": [("d", 0, 16)]}
+    got = span_metrics({"q": ["half"]}, chunks, evidence, unit="token", documents=documents)
+    assert got.loc["q", "recall"] == approx(0.5)
+
+
+def test_any_callable_tokenizer():
+    documents = {"d": "ab cd  ef"}
+    chunks = [{"chunk_id": "c", "doc_id": "d", "start": 0, "end": 5}]
+    evidence = {"q": [("d", 3, 9)]}
+    # One token per character: whitespace counts nothing. R = "ab cd" (4), E = "cd  ef" (4).
+    got = row(span_metrics({"q": ["c"]}, chunks, evidence, unit="token", tokenizer=list,
+                           documents=documents), "q")
+    assert got == {"recall": 0.5, "precision": 0.5, "iou": approx(2 / 6),
+                   "precision_omega": approx(2 / 6)}
+    with pytest.raises(InputTypeError, match="tokenizer must return a list"):
+        span_metrics({"q": ["c"]}, chunks, evidence, unit="token", tokenizer=len,
+                     documents=documents)
+    with pytest.raises(InputValueError, match="pass unit='token'"):
+        span_metrics({"q": ["c"]}, chunks, evidence, tokenizer=list, documents=documents)
+    with pytest.raises(InputValueError, match="needs the documents"):
+        span_metrics({"q": ["c"]}, chunks, evidence, unit="token")
+
+
+# --- chunk_qrels ----------------------------------------------------------------------
+
+
+def grades(frame) -> dict:
+    return {(q, d): g for q, d, g in frame.itertuples(index=False)}
+
+
+def test_any_overlap_takes_the_highest_grade():
+    # a shares 5 with the grade-2 span; b shares with both spans (grades 2 and 1);
+    # c with the grade-1 span; x with d2's; y with nothing.
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE)) == {
+        ("q1", "a"): 2, ("q1", "b"): 2, ("q1", "c"): 1, ("q1", "x"): 1}
+
+
+def test_min_chars():
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="min_chars", threshold=10)) == {
+        ("q1", "a"): 0, ("q1", "b"): 2, ("q1", "c"): 0, ("q1", "x"): 1}
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="min_chars", threshold=1)) == grades(
+        chunk_qrels(CHUNKS, EVIDENCE))
+
+
+def test_chunk_coverage_is_tested_span_by_span():
+    # b is 10/40 = 0.25 of each of its two spans (0.5 of evidence in all); x is 10/25.
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="chunk_coverage", threshold=0.25)) == {
+        ("q1", "a"): 0, ("q1", "b"): 2, ("q1", "c"): 0, ("q1", "x"): 1}
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="chunk_coverage", threshold=0.3)) == {
+        ("q1", "a"): 0, ("q1", "b"): 0, ("q1", "c"): 0, ("q1", "x"): 1}
+
+
+def test_evidence_coverage():
+    # a holds 5/10 of the grade-2 span; b all of it and 10/15 of the other; c 5/15.
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="evidence_coverage", threshold=0.5)) == {
+        ("q1", "a"): 2, ("q1", "b"): 2, ("q1", "c"): 0, ("q1", "x"): 1}
+    # b holds 10/15 of the grade-1 span only: at 0.7 only the grade-2 span qualifies it.
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="evidence_coverage", threshold=0.7))[
+        ("q1", "b")] == 2
+    assert grades(chunk_qrels(CHUNKS, EVIDENCE, rule="evidence_coverage", threshold=1.0)) == {
+        ("q1", "a"): 0, ("q1", "b"): 2, ("q1", "c"): 0, ("q1", "x"): 1}
+
+
+def test_chunk_qrels_feed_evaluate():
+    qrels = chunk_qrels(CHUNKS, EVIDENCE)
+    assert list(qrels.columns) == ["query_id", "doc_id", "relevance"]
+    result = evaluate(RUN, qrels, ["recall@2", "precision@2", "ndcg@3"])
+    assert result.per_query.loc["q1", "recall@2"] == approx(2 / 4)  # b, c of a, b, c, x
+    assert result.per_query.loc["q1", "precision@2"] == 1.0
+    assert qrels.attrs["queries"] == ("q1",)
+
+
+def test_thresholds_are_checked():
+    with pytest.raises(InputValueError, match="needs a threshold"):
+        chunk_qrels(CHUNKS, EVIDENCE, rule="chunk_coverage")
+    with pytest.raises(InputValueError, match="takes no threshold"):
+        chunk_qrels(CHUNKS, EVIDENCE, threshold=0.5)
+    with pytest.raises(InputValueError, match=r"share in \(0, 1\], got 1.5"):
+        chunk_qrels(CHUNKS, EVIDENCE, rule="evidence_coverage", threshold=1.5)
+    with pytest.raises(InputValueError, match="whole number of characters"):
+        chunk_qrels(CHUNKS, EVIDENCE, rule="min_chars", threshold=2.5)
+    with pytest.raises(InputTypeError, match="threshold must be a number"):
+        chunk_qrels(CHUNKS, EVIDENCE, rule="min_chars", threshold="10")
+    with pytest.raises(InputValueError, match="rule must be one of"):
+        chunk_qrels(CHUNKS, EVIDENCE, rule="overlap")
+
+
+def test_threshold_sensitivity_table():
+    table = threshold_sensitivity(RUN, CHUNKS, EVIDENCE, rule="evidence_coverage",
+                                  thresholds=[0.5, 1.0], metrics=["recall@3", "mrr"])
+    # At 0.5: a, b, x relevant (c is 5/15); the run b, c, a finds a and b: 2/3.
+    # At 1.0: b and x; the run finds b: 1/2.
+    assert table["recall@3"].tolist() == [approx(2 / 3), approx(1 / 2)]
+    assert table["mrr"].tolist() == [1.0, 1.0]
+    assert table["relevant_chunks"].tolist() == [3, 2]
+    assert table.attrs["rule"] == "evidence_coverage"
+    with pytest.raises(InputValueError, match="no threshold to vary"):
+        threshold_sensitivity(RUN, CHUNKS, EVIDENCE, rule="any_overlap")
+
+
+def test_threshold_sensitivity_keeps_queries_that_lose_every_chunk():
+    evidence = {"q1": [("d1", 35, 45)], "q2": [("d1", 99, 100)]}
+    table = threshold_sensitivity({"q1": ["b"], "q2": ["c"]}, CHUNKS, evidence,
+                                  rule="chunk_coverage", thresholds=[0.01, 0.2],
+                                  metrics="recall@1")
+    # At 0.01: q1 has a (5/40) and b (10/40) relevant, finds b: 1/2; q2's one character
+    # is 1/30 of c, relevant, found: 1. At 0.2: q1 has b only: 1; q2 has no relevant
+    # chunk left and scores 0 ("zero"), still counted in the mean.
+    assert table["recall@1"].tolist() == [0.75, 0.5]
+
+
+def test_plot_threshold_sensitivity_draws_one_line_per_chunking():
+    from matplotlib.figure import Figure
+
+    table = threshold_sensitivity(RUN, CHUNKS, EVIDENCE, thresholds=[0.1, 0.25, 0.5])
+    ax = Figure().add_subplot()
+    assert ragmetrics.plot_threshold_sensitivity({"A": table, "B": table}, ax=ax) is ax
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["A", "B"]
+    assert lines[0].get_ydata().tolist() == table["recall@10"].tolist()
+    assert ax.get_xlabel() == "threshold (chunk_coverage)"
+
+
+# --- document level -------------------------------------------------------------------
+
+
+def test_document_run_first_and_max():
+    run = {"q1": {"b": 0.9, "x": 0.5, "a": 0.5, "y": 0.2}}
+    first = document_run(run, CHUNKS)
+    # b (d1) first; x and a tie at 0.5, trec_eval puts x first (ids descending): d2.
+    assert first.to_dict("list") == {"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"],
+                                     "rank": [1, 2]}
+    tied = {"q1": {"x": 0.5, "a": 0.5}}
+    assert document_run(tied, CHUNKS)["doc_id"].tolist() == ["d2", "d1"]  # x before a
+    # max: both documents score 0.5; documents tie, ordered by doc id descending.
+    by_max = document_run({"q1": {"y": 0.5, "a": 0.5}}, CHUNKS, how="max")
+    assert by_max.to_dict("list") == {"query_id": ["q1", "q1"], "doc_id": ["d2", "d1"],
+                                      "score": [0.5, 0.5], "rank": [1, 2]}
+    assert document_run({"q1": {"y": 0.5, "a": 0.5}}, CHUNKS)["doc_id"].tolist() == [
+        "d2", "d1"]
+    with pytest.raises(InputValueError, match="how must be one of"):
+        document_run(run, CHUNKS, how="sum")
+
+
+def test_document_level_metrics():
+    qrels = document_qrels(EVIDENCE)
+    assert grades(qrels) == {("q1", "d1"): 2, ("q1", "d2"): 1}
+    runs = document_run({"q1": ["b", "c", "a"], "q2": ["y", "a"]}, CHUNKS)
+    assert runs.to_dict("list") == {"query_id": ["q1", "q2", "q2"],
+                                    "doc_id": ["d1", "d2", "d1"], "rank": [1, 1, 2]}
+    with pytest.warns(CoverageWarning):
+        result = evaluate(runs, qrels, ["recall@1", "ndcg@2"])
+    assert result.per_query.loc["q1", "recall@1"] == 0.5
+
+
+# --- names ----------------------------------------------------------------------------
+
+
+def test_span_metric_names():
+    table = evaluate_spans(RUN, CHUNKS, EVIDENCE,
+                           ["span_recall@1", "span_iou@2", "span_precision@budget=75",
+                            "span_precision_omega", "span_recall"])
+    assert table.loc["q1", "span_recall@1"] == approx(20 / 35)
+    assert table.loc["q1", "span_iou@2"] == approx(25 / 80)
+    assert table.loc["q1", "span_precision@budget=75"] == approx(25 / 70)
+    assert table.loc["q1", "span_precision_omega"] == approx(35 / 125)
+    assert table.loc["q1", "span_recall"] == approx(25 / 35)
+    assert str(parse_span_metric(" span_iou@budget=1000 ")) == "span_iou@budget=1000"
+    for bad in ("span_recall@0", "span_recall@budget=", "span_precision_omega@10", "recall@10",
+                "span_f1@10"):
+        with pytest.raises(InputValueError):
+            evaluate_spans(RUN, CHUNKS, EVIDENCE, [bad])
+
+
+# --- the data model: located texts and errors -----------------------------------------
+
+
+TEXT = "Refunds.\n\nWe refund within 30 days.  Ask billing.\nWe refund within 30 days."
+
+
+def test_chunks_by_text_after_whitespace_normalisation():
+    chunks = pd.DataFrame({"chunk_id": ["c1", "c2"], "doc_id": ["d", "d"],
+                           "text": ["Refunds. We refund", "Ask   billing.\n"]})
+    located = locate_chunks(chunks, {"d": TEXT})
+    assert located[["start", "end"]].values.tolist() == [[0, 19], [37, 49]]
+    assert TEXT[37:49] == "Ask billing."
+
+
+def test_unlocatable_and_ambiguous_chunks_are_listed_together():
+    chunks = pd.DataFrame({"chunk_id": ["ok", "lost", "twice"], "doc_id": ["d"] * 3,
+                           "text": ["Ask billing.", "Ask sales.", "We refund within 30 days."]})
+    with pytest.raises(InputValueError) as caught:
+        locate_chunks(chunks, {"d": TEXT})
+    message = str(caught.value)
+    assert message.startswith("2 chunk texts cannot be located")
+    assert "chunks row 1 (chunk_id 'lost'): 'Ask sales.' not found in document 'd'" in message
+    assert "chunks row 2 (chunk_id 'twice')" in message
+    assert "more than once" in message
+    assert "at 10-35, 50-75" in message
+
+
+def test_chunk_offsets_and_text_must_agree():
+    chunks = [{"chunk_id": "c", "doc_id": "d", "start": 0, "end": 8, "text": "Refund"}]
+    with pytest.raises(InputValueError, match="differs from the document's text at 0-8"):
+        locate_chunks(chunks, {"d": TEXT})
+
+
+def test_evidence_by_quote():
+    evidence = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["d", "d", None],
+                             "quote": ["Ask  billing", "Refunds.", None],
+                             "relevance": [2, 1, None]})
+    located = locate_evidence(evidence, {"d": TEXT})
+    assert located.values.tolist() == [["q1", "d", 37, 48, 2.0], ["q1", "d", 0, 8, 1.0]]
+    with pytest.raises(InputValueError, match=r"1 quote cannot be located.*'Ask sales'"):
+        locate_evidence([{"query_id": "q", "doc_id": "d", "quote": "Ask sales"}], {"d": TEXT})
+
+
+@pytest.mark.parametrize(("chunks", "message"), [
+    ([{"chunk_id": "c", "doc_id": "d1", "start": 30, "end": 30}],
+     r"chunks row 0 \(chunk_id 'c'\): start 30 >= end 30"),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": 90, "end": 101}],
+     r"chunks row 0 \(chunk_id 'c'\): end 101 is past the end of document 'd1' \(100 "),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": -1, "end": 5}], "start -1 is negative"),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": 0, "end": 5},
+      {"chunk_id": "e", "doc_id": "d9", "start": 0, "end": 5}],
+     r"chunks row 1 \(chunk_id 'e'\): unknown document 'd9'"),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": 0, "end": 5},
+      {"chunk_id": "c", "doc_id": "d1", "start": 5, "end": 9}],
+     r"chunks row 1 \(chunk_id 'c'\): chunk id 'c' is given twice \(first in chunks row 0"),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": "zero", "end": 5}],
+     "start must be an integer character offset, got 'zero'"),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": 1.5, "end": 5}],
+     "start must be an integer character offset, got 1.5"),
+    ([{"chunk_id": "c", "doc_id": "d1", "start": None, "end": 5}], "missing start"),
+    ([{"chunk_id": "c", "doc_id": "d1"}], "need 'start' and 'end'"),
+])
+def test_bad_chunks(chunks, message):
+    with pytest.raises(InputValueError, match=message):
+        span_metrics({"q1": ["c"]}, chunks, EVIDENCE, documents=DOCUMENTS)
+
+
+@pytest.mark.parametrize(("evidence", "message"), [
+    ([{"query_id": "q1", "doc_id": "d1", "start": 50, "end": 40}],
+     r"evidence row 0 \(query_id 'q1'\): start 50 >= end 40"),
+    ([{"query_id": "q1", "doc_id": "d2", "start": 40, "end": 60}],
+     "end 60 is past the end of document 'd2' \\(50 characters\\)"),
+    ([{"query_id": "q1", "doc_id": "nowhere", "start": 0, "end": 5}],
+     "unknown document 'nowhere'"),
+    ([{"query_id": "q1", "doc_id": "d1", "start": 0}], "needs 'start' and 'end'"),
+    ([{"query_id": "q1", "doc_id": "d1", "start": 0, "end": None}],
+     "a span needs both start and end"),
+    ([{"query_id": "q1", "start": 0, "end": 3}], "need a 'doc_id' column"),
+    ([{"query_id": "q1", "doc_id": "d1", "start": 0, "end": 3, "relevance": float("inf")}],
+     "relevance must be a finite number"),
+])
+def test_bad_evidence(evidence, message):
+    with pytest.raises(InputValueError, match=message):
+        span_metrics({"q1": ["a"]}, CHUNKS, evidence, documents=DOCUMENTS)
+
+
+def test_type_errors_name_the_value():
+    with pytest.raises(InputTypeError, match="chunk id is str in the chunks but int in the run"):
+        span_metrics({"q1": [1, 2]}, CHUNKS, EVIDENCE)
+    with pytest.raises(InputTypeError, match="query_id is str in the evidence but int"):
+        span_metrics({1: ["a"]}, CHUNKS, EVIDENCE)
+    with pytest.raises(InputTypeError, match="doc_id is str in the chunks but int in the "
+                                             "evidence"):
+        span_metrics(RUN, CHUNKS, {"q1": [(1, 0, 5)]})
+    with pytest.raises(InputTypeError, match="relevance must be a number, got 'high'"):
+        span_metrics(RUN, CHUNKS, [{"query_id": "q1", "doc_id": "d1", "start": 0, "end": 5,
+                                    "relevance": "high"}])
+    with pytest.raises(InputTypeError, match="evidence\\['q1'\\]: a span is"):
+        span_metrics(RUN, CHUNKS, {"q1": [("d1", 0)]})
+    with pytest.raises(InputTypeError, match="chunks must be a DataFrame"):
+        span_metrics(RUN, 42, EVIDENCE)
+    with pytest.raises(InputTypeError, match="budget must be a positive number"):
+        span_metrics(RUN, CHUNKS, EVIDENCE, budget="100")
+    with pytest.raises(InputValueError, match="budget must be a positive number"):
+        span_metrics(RUN, CHUNKS, EVIDENCE, budget=0)
+
+
+def test_run_retrieving_unknown_chunks_is_an_error():
+    with pytest.raises(InputValueError, match=r"retrieves 2 ids that are not chunks.*'zz' "
+                                              r"\(query 'q1'\)"):
+        span_metrics({"q1": ["b", "zz", "yy"]}, CHUNKS, EVIDENCE)
+
+
+def test_chunks_by_text_need_documents():
+    with pytest.raises(InputValueError, match="pass documents= to locate them"):
+        span_metrics(RUN, [{"chunk_id": "a", "doc_id": "d1", "text": "xx"}], EVIDENCE)
+
+
+def test_files_name_the_line(tmp_path):
+    good = tmp_path / "chunks.csv"
+    good.write_text("chunk_id,doc_id,start,end\na,d1,0,40\nb,d1,30,70\nc,d1,70,100\n"
+                    "x,d2,0,25\ny,d2,25,50\n")
+    evidence = tmp_path / "evidence.jsonl"
+    evidence.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45, '
+                        '"relevance": 2}\n{"query_id": "q1", "doc_id": "d1", "start": 60, '
+                        '"end": 75}\n{"query_id": "q1", "doc_id": "d2", "start": 10, '
+                        '"end": 20}\n')
+    documents = tmp_path / "documents.jsonl"
+    documents.write_text("".join(f'{{"doc_id": "{d}", "text": "{t}"}}\n'
+                                 for d, t in DOCUMENTS.items()))
+    from_files = span_metrics(RUN, good, evidence, k=2, documents=documents)
+    assert row(from_files) == row(span_metrics(RUN, CHUNKS, EVIDENCE, k=2))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("chunk_id,doc_id,start,end\na,d1,0,40\nb,d1,70,30\n")
+    with pytest.raises(FormatError, match=r"bad.csv, line 3: chunk_id 'b': start 70 >= end 30"):
+        span_metrics(RUN, bad, EVIDENCE)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"query_id": "q1", "doc_id": "d1", "start": 1, "end": 2}\n{oops\n')
+    with pytest.raises(FormatError, match=r"broken.jsonl, line 2: not JSON"):
+        span_metrics(RUN, CHUNKS, broken)
+    short = tmp_path / "short.csv"
+    short.write_text("chunk_id,doc_id,start,end\na,d1,0\n")
+    with pytest.raises(FormatError, match="line 2: expected 4 fields, got 3"):
+        span_metrics(RUN, short, EVIDENCE)
+    with pytest.raises(FormatError, match="unknown file type"):
+        span_metrics(RUN, tmp_path / "chunks.txt", EVIDENCE)
+
+
+def test_unanswerable_rows_in_a_file(tmp_path):
+    evidence = tmp_path / "evidence.csv"
+    evidence.write_text("query_id,doc_id,start,end,relevance\nq1,d1,35,45,1\nq2,,,,\n")
+    result = span_metrics({"q1": ["b"], "q2": ["a"]}, CHUNKS, evidence,
+                          empty_relevant="article")
+    assert row(result, "q2")["recall"] == 1.0
+    assert result.attrs["empty_evidence"] == ("q2",)
+
+
+def test_inputs_are_not_changed():
+    chunks, evidence = CHUNKS.copy(), EVIDENCE.copy()
+    span_metrics(RUN, chunks, evidence, k=2)
+    chunk_qrels(chunks, evidence, rule="min_chars", threshold=5)
+    pd.testing.assert_frame_equal(chunks, CHUNKS)
+    pd.testing.assert_frame_equal(evidence, EVIDENCE)
+
+
+# --- fixed windows --------------------------------------------------------------------
+
+
+def test_window_chunks_by_hand():
+    from ragmetrics import window_chunks
+
+    # 7 pieces: one two three four , five six
+    documents = {"d": "one two three four, five six", "empty": "   "}
+    windows = window_chunks(documents, 3, overlap=1)
+    assert windows.values.tolist() == [["d-w3-000", "d", 0, 13],   # one two three
+                                       ["d-w3-001", "d", 8, 19],   # three four ,
+                                       ["d-w3-002", "d", 18, 28]]  # , five six
+    assert window_chunks(documents, 10).values.tolist() == [["d-w10-000", "d", 0, 28]]
+    assert window_chunks(documents, 2, name="pairs")["chunk_id"].tolist() == [
+        "d-pairs-000", "d-pairs-001", "d-pairs-002", "d-pairs-003"]
+    with pytest.raises(InputValueError, match=r"overlap must be .* got 3 for size 3"):
+        window_chunks(documents, 3, overlap=3)
+    with pytest.raises(InputValueError, match="size must be a positive int"):
+        window_chunks(documents, 0)
+    # Windows chunk any text: the evidence they hold is found by the span metrics.
+    chunks = window_chunks(documents, 3, overlap=1)
+    got = span_metrics({"q": ["d-w3-001"]}, chunks, {"q": [("d", 14, 18)]},
+                       documents=documents)
+    assert got.loc["q", "recall"] == 1.0
