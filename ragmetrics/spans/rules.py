@@ -26,12 +26,18 @@ that the chunk be mostly evidence, ``evidence_coverage`` that it hold most of on
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
 
 from .._validation import check_choice
-from ..errors import InputTypeError, InputValueError
+from ..errors import (
+    EmptyRelevantWarning,
+    InputTypeError,
+    InputValueError,
+    NoRelevantRetrievedWarning,
+)
 from .intervals import overlapping_pairs
 from .ranking import natural_order
 from .tables import as_chunks, as_documents, as_evidence, lay_out
@@ -282,7 +288,12 @@ def threshold_sensitivity(run, chunks, evidence, *, rule: str = "chunk_coverage"
     rows = []
     for threshold in thresholds:
         qrels = overlaps.qrels_mapping(rule, threshold)
-        result = evaluate(run, qrels, names, **conventions)
+        with warnings.catch_warnings():
+            # A strict threshold leaves queries without a relevant chunk: that is what
+            # the table shows (its relevant_chunks column), not a problem to warn about.
+            warnings.simplefilter("ignore", EmptyRelevantWarning)
+            warnings.simplefilter("ignore", NoRelevantRetrievedWarning)
+            result = evaluate(run, qrels, names, **conventions)
         relevant = sum(g >= level for judged in qrels.values() for g in judged.values())
         rows.append([*result.summary.tolist(), relevant])
     table = pd.DataFrame(rows, columns=[*names, "relevant_chunks"],
