@@ -97,15 +97,19 @@ def _zstd_decompress(raw: bytes, name: str) -> bytes:
 
 
 class Source:
-    """A file's decoded text, with helpers to report a line of it.
+    """A file's bytes, decompressed, and its text, decoded when first asked for.
+
+    A fast parser reads :attr:`data` (the bytes, without a byte-order mark) and never
+    needs the text; the line scan and the error messages read :attr:`text` and
+    :meth:`lines`, which raise :class:`~ragmetrics.FormatError` for bytes that are not
+    UTF-8.
 
     Attributes
     ----------
     name : str
         The path, as the caller named it (errors quote it).
-    text : str
-        The decoded text, line breaks as written (the CSV reader needs quoted ``\\r``
-        kept as it is).
+    data : bytes
+        The file's bytes, decompressed, without a leading UTF-8 byte-order mark.
     """
 
     def __init__(self, path) -> None:
@@ -113,12 +117,21 @@ class Source:
         raw = read_bytes(path)
         if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
             raw = raw[3:]
-        try:
-            self.text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise self._not_utf8(raw, error) from None
+        self.data = raw
+        self._text: str | None = None
         self._normalized: str | None = None
         self._lines: list[str] | None = None
+
+    @property
+    def text(self) -> str:
+        """The decoded text, line breaks as written (the CSV reader needs quoted ``\\r``
+        kept as it is)."""
+        if self._text is None:
+            try:
+                self._text = self.data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise self._not_utf8(self.data, error) from None
+        return self._text
 
     def _not_utf8(self, raw: bytes, error: UnicodeDecodeError) -> FormatError:
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # what Windows tools call "Unicode"
