@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .._validation import check_choice
 from ..errors import FormatError
+from .arrow import InDoubt, arrow_array, memory_pool
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table
 
@@ -69,7 +72,7 @@ def _wide_rows(table: Table, list_column: str) -> tuple[pd.Series, pd.Series, np
     lists = flatten_id_lists(table.column(list_column))
     queries, _, lists = _checked(table, queries, twice, lists)
     docs, records, positions = lists
-    query = pd.Series(queries.to_numpy(dtype=object)[records], dtype=str)
+    query = queries.take(records).reset_index(drop=True)
     return query, docs, positions, records
 
 
@@ -79,15 +82,18 @@ def _wide_rows(table: Table, list_column: str) -> tuple[pd.Series, pd.Series, np
 RUN_DUPLICATES = ("keep", "error")
 
 
-def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarray,
+def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarray | None,
                           unit: str = "line", source=None, *, judged: bool = True) -> None:
     """A (query, doc) pair on two rows is an error naming both lines (as in trec_eval).
 
     ``judged``: the rows are judgments (a pair takes one grade), else a run's results.
+    ``lines`` None (a fast parse's): a repeated pair raises :class:`InDoubt`.
     """
-    repeated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
-    if not repeated.any():
+    if not any_repeated_pair(frame["query_id"], frame["doc_id"]):
         return
+    if lines is None:
+        raise InDoubt
+    repeated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
     row = int(np.argmax(repeated))
     query, doc = frame["query_id"].iloc[row], frame["doc_id"].iloc[row]
     same = (frame["query_id"] == query).to_numpy() & (frame["doc_id"] == doc).to_numpy()
@@ -103,6 +109,24 @@ def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarra
         "keep_first in the command)"
     )
     raise FormatError(reason, path=table_path, line=line, text=text, unit=unit)
+
+
+def any_repeated_pair(queries: pd.Series, docs: pd.Series) -> bool:
+    """Whether a (query, doc) pair is on two rows; fast for ids held in Arrow."""
+    query_array, doc_array = arrow_array(queries), arrow_array(docs)
+    if query_array is None or doc_array is None:
+        return bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
+    # Each pair as one int64 (query code, doc code), sorted: a pair twice is two equal
+    # neighbours. Runs come grouped by query, nearly sorted already.
+    codes, sizes = [], []
+    for array in (query_array, doc_array):
+        encoded = pc.dictionary_encode(array, memory_pool=memory_pool())
+        if isinstance(encoded, pa.ChunkedArray):
+            encoded = encoded.combine_chunks()
+        codes.append(encoded.indices.to_numpy().astype(np.int64))
+        sizes.append(len(encoded.dictionary))
+    pairs = np.sort(codes[0] * sizes[1] + codes[1])
+    return bool((pairs[1:] == pairs[:-1]).any())
 
 
 def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
@@ -178,6 +202,13 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     True
     """
     table = read_table(path, format)
+    try:
+        return _golden(table)
+    except InDoubt:  # the fast parse met a problem: the definition finds and words it
+        return _golden(read_table(path, format, fast=False))
+
+
+def _golden(table: Table) -> pd.DataFrame:
     form = _form(table, "the golden set", "doc_id", "relevant_ids")
     if form == "wide":
         _refuse_in_wide_form(
@@ -193,8 +224,13 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
         grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
         records = np.arange(len(docs))
     frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": grades})
-    refuse_repeated_pairs(frame, table.path, table.lines[records], table.unit, table.source)
+    refuse_repeated_pairs(frame, table.path, _lines_of(table, records), table.unit,
+                          table.source)
     return frame
+
+
+def _lines_of(table: Table, records: np.ndarray) -> np.ndarray | None:
+    return None if table.lines is None else table.lines[records]
 
 
 def read_results(path, *, format: str | None = None, duplicates: str = "keep") -> pd.DataFrame:
@@ -257,6 +293,13 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
     """
     check_choice(duplicates, RUN_DUPLICATES, "duplicates")
     table = read_table(path, format)
+    try:
+        return _results(table, duplicates)
+    except InDoubt:  # the fast parse met a problem: the definition finds and words it
+        return _results(read_table(path, format, fast=False), duplicates)
+
+
+def _results(table: Table, duplicates: str) -> pd.DataFrame:
     form = _form(table, "the results file", "doc_id", "retrieved_ids")
     if form == "wide":
         _refuse_in_wide_form(
@@ -287,6 +330,6 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
 def _refuse_repeats(frame: pd.DataFrame, table: Table, records: np.ndarray,
                     duplicates: str) -> pd.DataFrame:
     if duplicates == "error":
-        refuse_repeated_pairs(frame, table.path, table.lines[records], table.unit,
+        refuse_repeated_pairs(frame, table.path, _lines_of(table, records), table.unit,
                               table.source, judged=False)
     return frame
