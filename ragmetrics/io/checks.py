@@ -48,6 +48,7 @@ from .arrow import (
     first_true,
     first_with_edge_byte,
     memory_pool,
+    numpy_column,
     only_bytes,
     text_series,
 )
@@ -281,6 +282,10 @@ def _first_empty_or_padded(array) -> int | None:
     return row
 
 
+def _cast_to(kind, *, safe: bool = True):
+    return lambda chunk: pc.cast(chunk, kind, safe=safe, memory_pool=memory_pool())
+
+
 def _plain(array):
     """An Arrow column with its dictionary encoding (Parquet's, for strings) undone."""
     if pa.types.is_dictionary(array.type):
@@ -428,7 +433,7 @@ def _arrow_integers_from_text(array, name: str) -> np.ndarray | Bad:
     unsigned = pc.if_else(plus, digits, array, memory_pool=memory_pool()) if (
         plus is not None and pc.any(plus).as_py()) else array
     try:
-        return pc.cast(unsigned, pa.int64(), memory_pool=memory_pool()).to_numpy()
+        return numpy_column(unsigned, np.int64, _cast_to(pa.int64()))
     except pa.ArrowInvalid:  # beyond int64: only a value of 19 digits or more can be
         long = np.flatnonzero(pc.greater(pc.binary_length(array), 18).to_numpy(
             zero_copy_only=False))
@@ -446,14 +451,14 @@ def _arrow_numbers_from_text(array, name: str) -> np.ndarray | Bad:
     if not array.null_count and only_bytes(array, _DECIMAL_BYTES):
         # Parsed, and made of the bytes of numbers: a match of _DECIMAL (see above).
         with contextlib.suppress(pa.ArrowInvalid):
-            out = pc.cast(array, pa.float64(), memory_pool=memory_pool()).to_numpy()
+            out = numpy_column(array, np.float64, _cast_to(pa.float64()))
     if out is None:
         bad = pc.invert(pc.match_substring_regex(array, _DECIMAL_WHOLE))
         row = _first_row(pc.is_null(array), bad)
         if row is not None:
             return Bad(row, _not_a_number(name, array[row].as_py()))
         try:
-            out = pc.cast(array, pa.float64(), memory_pool=memory_pool()).to_numpy()
+            out = numpy_column(array, np.float64, _cast_to(pa.float64()))
         except pa.ArrowInvalid:  # not seen; the definition decides
             out = np.array([float(v) for v in array.to_pylist()], dtype=np.float64)
     finite = np.isfinite(out)
@@ -474,10 +479,9 @@ def _arrow_integers(array, name: str) -> np.ndarray | Bad:
         row = _first_row(*masks)
         if row is not None:
             return Bad(row, _integer_problem(array[row].as_py(), name))
-        return pc.cast(array, pa.int64(), memory_pool=memory_pool()).to_numpy()
+        return numpy_column(array, np.int64, _cast_to(pa.int64()))
     if pa.types.is_floating(kind):  # nulls become NaN, which is not whole
-        floats = pc.cast(array, pa.float64(), memory_pool=memory_pool()).to_numpy(
-            zero_copy_only=False)
+        floats = numpy_column(array, np.float64, _cast_to(pa.float64()))
         whole = np.isfinite(floats) & (np.floor(floats) == floats)
         whole &= (floats >= -(2.0**63)) & (floats < 2.0**63)
         if whole.all():
@@ -495,8 +499,7 @@ def _arrow_numbers(array, name: str) -> np.ndarray | Bad:
     kind = array.type
     if pa.types.is_integer(kind) or pa.types.is_floating(kind):
         # An integer becomes the nearest float, as float() makes it; a null becomes NaN.
-        out = pc.cast(array, pa.float64(), safe=False, memory_pool=memory_pool()).to_numpy(
-            zero_copy_only=False)
+        out = numpy_column(array, np.float64, _cast_to(pa.float64(), safe=False))
         finite = np.isfinite(out)
         if finite.all():
             return out

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from .._validation import check_choice
 from ..errors import FormatError
-from .arrow import InDoubt, arrow_array, memory_pool
+from .arrow import InDoubt, arrow_array, frame, memory_pool
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table
 
@@ -222,15 +222,18 @@ def _golden(table: Table) -> pd.DataFrame:
             checks.append(check_integers(table.column("relevance")))
         queries, docs, *rest = _checked(table, *checks)
         grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
-        records = np.arange(len(docs))
-    frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": grades})
-    refuse_repeated_pairs(frame, table.path, _lines_of(table, records), table.unit,
+        records = None  # one row per record
+    golden = frame({"query_id": queries, "doc_id": docs, "relevance": grades})
+    refuse_repeated_pairs(golden, table.path, _lines_of(table, records), table.unit,
                           table.source)
-    return frame
+    return golden
 
 
-def _lines_of(table: Table, records: np.ndarray) -> np.ndarray | None:
-    return None if table.lines is None else table.lines[records]
+def _lines_of(table: Table, records: np.ndarray | None) -> np.ndarray | None:
+    """The line of each row: ``records`` the record of each (None: one row per record)."""
+    if table.lines is None or records is None:
+        return table.lines
+    return table.lines[records]
 
 
 def read_results(path, *, format: str | None = None, duplicates: str = "keep") -> pd.DataFrame:
@@ -306,8 +309,8 @@ def _results(table: Table, duplicates: str) -> pd.DataFrame:
             table, ("score", "rank"), "the order of 'retrieved_ids' is the ranking"
         )
         queries, docs, positions, records = _wide_rows(table, "retrieved_ids")
-        frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "rank": positions})
-        return _refuse_repeats(frame, table, records, duplicates)
+        run = frame({"query_id": queries, "doc_id": docs, "rank": positions})
+        return _refuse_repeats(run, table, records, duplicates)
     has_rank, has_score = "rank" in table.columns, "score" in table.columns
     if not (has_rank or has_score):
         raise table.error(
@@ -324,12 +327,12 @@ def _results(table: Table, duplicates: str) -> pd.DataFrame:
         out["rank"] = rest.pop(0)
     if has_score:
         out["score"] = rest.pop(0)
-    return _refuse_repeats(pd.DataFrame(out), table, np.arange(len(docs)), duplicates)
+    return _refuse_repeats(frame(out), table, None, duplicates)
 
 
-def _refuse_repeats(frame: pd.DataFrame, table: Table, records: np.ndarray,
+def _refuse_repeats(run: pd.DataFrame, table: Table, records: np.ndarray | None,
                     duplicates: str) -> pd.DataFrame:
     if duplicates == "error":
-        refuse_repeated_pairs(frame, table.path, _lines_of(table, records), table.unit,
+        refuse_repeated_pairs(run, table.path, _lines_of(table, records), table.unit,
                               table.source, judged=False)
-    return frame
+    return run

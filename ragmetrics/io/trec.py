@@ -20,7 +20,15 @@ import pyarrow.compute as pc
 
 from .._validation import check_choice
 from ..errors import FormatError
-from .arrow import InDoubt, is_utf8, read_delimited, text_series
+from .arrow import (
+    InDoubt,
+    first_with_edge_byte,
+    frame,
+    is_utf8,
+    memory_pool,
+    read_delimited,
+    text_series,
+)
 from .checks import Bad, earliest, integers_from_text, numbers_from_text
 from .frames import RUN_DUPLICATES, refuse_repeated_pairs
 from .source import Source
@@ -97,10 +105,10 @@ def _tokens(columns, *, trim: bool):
     out = []
     for column in columns:
         if trim:
-            column = pc.utf8_trim(column, _SEPARATORS)
+            column = pc.utf8_trim(column, _SEPARATORS, memory_pool=memory_pool())
             if pc.any(pc.match_substring_regex(column, "[ \t\f\v]")).as_py():
                 return None
-        if pc.min(pc.binary_length(column)).as_py() == 0:
+        if first_with_edge_byte(column, ()) is not None:  # an empty field (or a doubt)
             return None
         out.append(column)
     return out
@@ -205,11 +213,11 @@ def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> 
         raise problem
     if not len(lines):
         raise source.error("no data lines: the file is empty or blank")
-    frame = pd.DataFrame(out)
+    rows = frame(out)
     if repeats is not None:
-        refuse_repeated_pairs(frame, source.name, lines, source=source,
+        refuse_repeated_pairs(rows, source.name, lines, source=source,
                               judged=repeats == "judged")
-    return frame
+    return rows
 
 
 class _Lines:
