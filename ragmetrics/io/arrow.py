@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 
 __all__ = [
     "InDoubt",
+    "any_byte",
     "arrow_array",
     "byte_set",
     "first_true",
@@ -162,6 +163,15 @@ def first_with_edge_byte(array, ranges) -> int | bool | None:
             return base + int(np.argmax(bad))
         base += len(starts)
     return None
+
+
+def any_byte(array, ranges) -> bool:
+    """Whether a byte of a string of the array is in the set (:func:`byte_set`); True
+    also if the array is not laid out for it (the caller looks closer)."""
+    chunks = _string_chunks(array)
+    if chunks is None:
+        return True
+    return any(in_set(data[offsets[0]:offsets[-1]], ranges).any() for offsets, data in chunks)
 
 
 def only_bytes(array, ranges) -> bool:

@@ -22,6 +22,8 @@ from .._validation import check_choice
 from ..errors import FormatError
 from .arrow import (
     InDoubt,
+    any_byte,
+    byte_set,
     first_with_edge_byte,
     frame,
     is_utf8,
@@ -68,6 +70,7 @@ def split_fast(
 # What separates fields within a line (WHITESPACE but \r, which ends a line), and a table
 # that writes each of them as a space.
 _SEPARATORS = " \t\f\v"
+_SEPARATOR_BYTES = byte_set(_SEPARATORS)
 _TO_SPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
@@ -104,9 +107,9 @@ def _tokens(columns, *, trim: bool):
         return None
     out = []
     for column in columns:
-        if trim:
+        if trim and any_byte(column, _SEPARATOR_BYTES):  # say, "  2.129133"
             column = pc.utf8_trim(column, _SEPARATORS, memory_pool=memory_pool())
-            if pc.any(pc.match_substring_regex(column, "[ \t\f\v]")).as_py():
+            if any_byte(column, _SEPARATOR_BYTES):  # inside a field: two tokens
                 return None
         if first_with_edge_byte(column, ()) is not None:  # an empty field (or a doubt)
             return None
