@@ -156,7 +156,7 @@ def first_with_edge_byte(array, ranges) -> int | bool | None:
     for offsets, data in chunks:
         starts, ends = offsets[:-1], offsets[1:]
         bad = starts == ends
-        if len(data):
+        if len(data) and ranges:
             bad |= in_set(data[np.minimum(starts, len(data) - 1)], ranges)
             bad |= in_set(data[np.maximum(ends - 1, 0)], ranges)
         if bad.any():
