@@ -38,8 +38,9 @@ from .source import Source
 __all__ = ["FAST_PARSE_FROM", "read_trec_qrels", "read_trec_run", "split_fast", "split_slowly"]
 
 _FIELD = re.compile(r"[^ \t\r\f\v]+")
-#: Below this many characters (about 800 run lines) the line scan beats pandas' start-up.
-FAST_PARSE_FROM = 32_768
+#: Below this many bytes (about 250 run lines) the line scan is as fast as Arrow's parser;
+#: at 3,000 lines Arrow takes 1.4 ms, the scan 4.9 ms; at 30,000, 6 ms and 68 ms.
+FAST_PARSE_FROM = 8_192
 
 RUN_LAYOUT = ("query_id", "Q0", "doc_id", "rank", "score", "run_name")
 QRELS_LAYOUT = ("query_id", "iteration", "doc_id", "relevance")
