@@ -20,6 +20,8 @@ import itertools
 import json
 import lzma
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -255,6 +257,24 @@ def test_jsonl_the_parsers_read_differently_is_left_to_the_definition(tmp_path, 
     path = write(tmp_path, "r.jsonl", '{"query_id": "q", "doc_id": "b", "rank": 2}\n' + line)
     assert tables.fast_jsonl(Source(path)) is None
     assert_same_answer(read_results, path)
+
+
+@pytest.mark.parametrize("text", [
+    "null\n", ' null\n{"query_id": "q", "doc_id": "c"}\n',
+    '{"query_id": "q", "doc_id": "c"}\n' * 60_000 + "null\n" * 300_000,
+])
+def test_jsonl_null_lines_never_reach_arrow(tmp_path, text):
+    # pyarrow 26's JSON reader crashes (SIGSEGV) on a block of null lines: in a process of
+    # its own, the reader must refuse the file with the definition's error.
+    path = write(tmp_path, "g.jsonl", text)
+    code = ("import sys; from ragmetrics.io import read_golden, FormatError\n"
+            "try:\n    read_golden(sys.argv[1])\n"
+            "except FormatError as error:\n    print(error.line, error.reason)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-500:]
+    line = 60_001 if len(text) > 1000 else 1
+    assert done.stdout.startswith(f"{line} expected a JSON object {{...}} per line, got null")
 
 
 def test_jsonl_integers_rounded_by_arrow_are_never_taken(tmp_path):

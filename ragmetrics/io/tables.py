@@ -20,7 +20,6 @@ import csv
 import io
 import json
 import os
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -284,9 +283,6 @@ def _plain_quotes(body: np.ndarray, delimiter: int) -> bool:
     return bool(opens.all() and closes.all())
 
 
-# A NaN or infinity where a value starts (pyarrow also reads -NaN and Inf, Python does
-# not); only looked for in a file with "NaN" or "Inf" somewhere.
-_NON_FINITE = re.compile(rb"[:,\[]\s*-?(?:NaN|Inf)")
 # Deeper nesting is left to Python's json, whose recursion limit refuses some of it.
 _MAX_DEPTH = 64
 _EXACT_DOUBLE = 2.0**53
@@ -296,32 +292,33 @@ def fast_jsonl(source: Source) -> Table | None:
     """The records of a JSON Lines file by Arrow's parser, or None if in any doubt.
 
     Arrow reads JSON as Python's ``json`` does with these exceptions, all left to
-    :func:`parse_jsonl`: it skips blank lines and takes several objects on one line (so
-    the file must have exactly one object per line, each line starting with ``{``),
-    reads ``-NaN`` and ``Inf`` (so no NaN or infinity at all), and reads integers that
-    also appear as floats, or beyond int64, as doubles (so no double column with a
-    value beyond 2**53, where an integer may have been rounded).
+    :func:`parse_jsonl`: it skips blank lines, takes several objects on one line and
+    reads a line ``null`` as an empty record (so each line must start with ``{``, and
+    hold one object: as many as the lines; pyarrow 26 also crashes on a block of
+    ``null`` lines), reads ``-NaN`` and ``Inf`` (so no NaN or infinity anywhere), and
+    reads integers that also appear as floats, or beyond int64, as doubles (so no column
+    of doubles with a value beyond 2**53, where an integer may have been rounded).
     """
     import pyarrow as pa
     import pyarrow.json as pj
 
     data = source.data
-    if not data.startswith(b"{") or not is_utf8(data):
-        return None
     breaks, last = data.count(b"\n"), data.endswith(b"\n")
-    if data.count(b"\n{") != breaks - last:
+    if not data.startswith(b"{") or data.count(b"\n{") != breaks - last:
         return None  # a blank line, or one that starts otherwise
-    if (b"NaN" in data or b"Inf" in data) and _NON_FINITE.search(data):
+    if not is_utf8(data):
         return None
     try:
         table = pj.read_json(pa.BufferReader(data), memory_pool=memory_pool())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     if table.num_rows != breaks + (not last):
-        return None
+        return None  # two objects on a line
     if max(map(_depth, table.schema.types), default=0) > _MAX_DEPTH:
         return None
     for column in table.columns:
+        if not _finite(column):
+            return None
         if pa.types.is_floating(column.type):
             largest = pc.max(pc.abs(column)).as_py()
             if largest is not None and largest >= _EXACT_DOUBLE:
@@ -340,6 +337,25 @@ def _depth(kind) -> int:
     if pa.types.is_list(kind) or pa.types.is_large_list(kind):
         return 1 + _depth(kind.value_type)
     return 0
+
+
+def _finite(array) -> bool:
+    """Whether every float in an Arrow column, at any depth, is finite (nulls aside)."""
+    import pyarrow as pa
+
+    kind = array.type
+    if pa.types.is_floating(kind):
+        return pc.all(pc.is_finite(array)).as_py() is not False
+    if not (pa.types.is_struct(kind) or pa.types.is_list(kind) or pa.types.is_large_list(kind)):
+        return True
+    for chunk in array.chunks if isinstance(array, pa.ChunkedArray) else [array]:
+        if pa.types.is_struct(kind):
+            parts = [chunk.field(i) for i in range(kind.num_fields)]
+        else:
+            parts = [chunk.flatten()]
+        if not all(map(_finite, parts)):
+            return False
+    return True
 
 
 def parse_jsonl(source: Source) -> Table:
