@@ -474,6 +474,18 @@ def test_arrow_takes_exactly_the_decimals_among_strings_of_their_bytes():
                 assert value == float(text), text
 
 
+def test_every_ascii_character_in_a_number_is_judged_as_python_judges_it():
+    # The fast check of a number column looks at its bytes first: each ASCII character,
+    # alone or inside a number, must be taken or refused as the regex takes it.
+    for code in range(128):
+        values = [chr(code), f"1{chr(code)}5", f"2.5e{chr(code)}1", "0.5"]
+        same(numbers_from_text(pa.chunked_array([pa.array(values)]), "score"),
+             numbers_from_text(pd.Series(values, dtype=object), "score"))
+        ints = [*values[:2], "7"]
+        same(integers_from_text(pa.chunked_array([pa.array(ints)]), "rank"),
+             integers_from_text(pd.Series(ints, dtype=object), "rank"))
+
+
 TYPED = st.sampled_from([
     (pa.int64(), st.integers(-(2**63), 2**63 - 1)), (pa.uint64(), st.integers(0, 2**64 - 1)),
     (pa.int8(), st.integers(-128, 127)), (pa.float64(), st.floats()),

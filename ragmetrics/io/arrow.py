@@ -113,9 +113,11 @@ def byte_set(characters: str) -> tuple[tuple[int, int], ...]:
     return tuple((low, high) for low, high in ranges)
 
 
-def in_set(values: np.ndarray, ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
+def in_set(values: np.ndarray, ranges) -> np.ndarray:
     """Which of the bytes ``values`` are in the set (a few comparisons: no table look-up,
-    which costs more per byte)."""
+    which costs more per byte). ``ranges`` may also be a function of the bytes."""
+    if callable(ranges):
+        return ranges(values)
     found = np.zeros(len(values), dtype=bool)
     for low, high in ranges:
         found |= (values == low) if low == high else (values >= low) & (values <= high)

@@ -82,7 +82,14 @@ _ID_WHITESPACE_BYTES = byte_set(_ID_WHITESPACE)
 # The bytes of a number like 2.5 or -1e-3: an Arrow string column of only these bytes that
 # Arrow parses as doubles matches _DECIMAL in full (tests/test_fast_readers.py checks
 # every such string of up to 5 characters), with the values float() gives.
-_DECIMAL_BYTES = byte_set("0123456789.eE+-")
+def _is_decimal_byte(codes: np.ndarray) -> np.ndarray:
+    """Which bytes are among ``0-9 . e E + -`` (byte_set's answer, in fewer passes)."""
+    found = (codes >= ord("+")) & (codes <= ord("9")) & (codes != ord(",")) & (codes != ord("/"))
+    found |= (codes | 0x20) == ord("e")  # e or E
+    return found
+
+
+
 _DIGITS = byte_set("0123456789")
 
 
@@ -448,7 +455,7 @@ def _arrow_numbers_from_text(array, name: str) -> np.ndarray | Bad:
     """numbers_from_text on Arrow strings: Arrow parses decimals as Python's float() does
     (correctly rounded; 1e999 is inf, 1e-400 is 0.0)."""
     out = None
-    if not array.null_count and only_bytes(array, _DECIMAL_BYTES):
+    if not array.null_count and only_bytes(array, _is_decimal_byte):
         # Parsed, and made of the bytes of numbers: a match of _DECIMAL (see above).
         with contextlib.suppress(pa.ArrowInvalid):
             out = numpy_column(array, np.float64, _cast_to(pa.float64()))
