@@ -277,6 +277,21 @@ def test_jsonl_null_lines_never_reach_arrow(tmp_path, text):
     assert done.stdout.startswith(f"{line} expected a JSON object {{...}} per line, got null")
 
 
+@pytest.mark.parametrize("depth", [1_500, 30_000])
+def test_jsonl_deep_nesting_never_reaches_arrow(tmp_path, depth):
+    # pyarrow 26's JSON reader overflows its stack at 15,000-20,000 levels; Python's json
+    # refuses such a line (its recursion limit), which the reader reports.
+    line = '{"query_id": "q", "doc_id": "c", "x": ' + "[" * depth + "]" * depth + "}"
+    path = write(tmp_path, "g.jsonl", '{"query_id": "q", "doc_id": "b", "x": []}\n' + line)
+    code = ("import sys; from ragmetrics.io import read_golden, FormatError\n"
+            "try:\n    print(len(read_golden(sys.argv[1])))\n"
+            "except FormatError as error:\n    print(error.line, error.reason)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.startswith("2 not valid JSON (maximum recursion depth exceeded")
+
+
 def test_jsonl_integers_rounded_by_arrow_are_never_taken(tmp_path):
     # In a column of floats, Arrow reads the integer 2**53 + 1 as 2**53: Python keeps it.
     path = write(tmp_path, "r.jsonl", '{"query_id": "q", "doc_id": "c", "score": 0.5}\n'

@@ -285,6 +285,9 @@ def _plain_quotes(body: np.ndarray, delimiter: int) -> bool:
 
 # Deeper nesting is left to Python's json, whose recursion limit refuses some of it.
 _MAX_DEPTH = 64
+# pyarrow 26's JSON reader overflows its stack (a crash) at 15,000-20,000 levels; a line
+# with fewer [ and { than this cannot reach it.
+_SAFE_OPENERS = 2_000
 _EXACT_DOUBLE = 2.0**53
 
 
@@ -306,7 +309,7 @@ def fast_jsonl(source: Source) -> Table | None:
     breaks, last = data.count(b"\n"), data.endswith(b"\n")
     if not data.startswith(b"{") or data.count(b"\n{") != breaks - last:
         return None  # a blank line, or one that starts otherwise
-    if not is_utf8(data):
+    if not is_utf8(data) or not _shallow(data):
         return None
     try:
         table = pj.read_json(pa.BufferReader(data), memory_pool=memory_pool())
@@ -328,15 +331,41 @@ def fast_jsonl(source: Source) -> Table | None:
                  source=source, rows=table.num_rows)
 
 
+def _shallow(data: bytes) -> bool:
+    """Whether no line of ``data`` holds :data:`_SAFE_OPENERS` of ``[`` and ``{``: lines
+    shorter than that are looked no further into (8 MB at a time, little memory)."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    step = 1 << 23
+    previous = -1  # the last line break seen
+    long_lines = []
+    for start in range(0, len(codes), step):
+        breaks = np.flatnonzero(codes[start : start + step] == ord("\n")) + start
+        edges = np.concatenate([[previous], breaks])
+        for i in np.flatnonzero(np.diff(edges) > _SAFE_OPENERS):
+            long_lines.append((edges[i] + 1, edges[i + 1]))
+        previous = edges[-1]
+    if len(codes) - previous > _SAFE_OPENERS:
+        long_lines.append((previous + 1, len(codes)))
+    for start, end in long_lines:
+        line = codes[start:end]
+        if np.count_nonzero((line == ord("[")) | (line == ord("{"))) >= _SAFE_OPENERS:
+            return False
+    return True
+
+
 def _depth(kind) -> int:
-    """How deeply an Arrow type nests (a list of lists of strings: 2)."""
+    """How deeply an Arrow type nests (a list of lists of strings: 2), without recursion."""
     import pyarrow as pa
 
-    if pa.types.is_struct(kind):
-        return 1 + max((_depth(field.type) for field in kind), default=0)
-    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
-        return 1 + _depth(kind.value_type)
-    return 0
+    deepest, pending = 0, [(kind, 0)]
+    while pending:
+        kind, depth = pending.pop()
+        deepest = max(deepest, depth)
+        if pa.types.is_struct(kind):
+            pending += [(field.type, depth + 1) for field in kind]
+        elif pa.types.is_list(kind) or pa.types.is_large_list(kind):
+            pending.append((kind.value_type, depth + 1))
+    return deepest
 
 
 def _finite(array) -> bool:
