@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -72,38 +71,59 @@ READERS = {
 }
 BASELINE = "ragmetrics (baseline)"
 
-# Run in a fresh interpreter: argv = [path, call]; prints one JSON line.
-_CHILD = r"""
-import gc, json, resource, sys, time
-import numpy as np
-import pandas as pd
-import ragmetrics as rm
+def read_and_measure(path: str, call: str) -> dict:
+    """``call`` on ``path`` (``rm`` is ragmetrics, ``pd`` pandas), timed, with the peak RSS
+    above the RSS before it; run in a process of its own."""
+    import gc
+    import resource
 
-def status(key):
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])  # KiB
-    except OSError:
+    import pandas as pd
+
+    import ragmetrics as rm
+
+    def status(key):
+        try:
+            with open("/proc/self/status") as handle:
+                for line in handle:
+                    if line.startswith(key + ":"):
+                        return int(line.split()[1])  # KiB
+        except OSError:
+            return None
         return None
 
-path, call = sys.argv[1], sys.argv[2]
-gc.collect()
-try:
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")  # the peak RSS becomes the current RSS
-    exact = True
-except OSError:
-    exact = False
-before = status("VmRSS") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-wall, cpu = time.perf_counter(), time.process_time()
-frame = eval(call)
-wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-peak = (status("VmHWM") if exact else None) or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
-                  "rows": len(frame), "exact_peak": exact,
-                  "dtypes": {str(k): str(v) for k, v in frame.dtypes.items()}}))
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")  # the peak RSS becomes the current RSS
+        exact = True
+    except OSError:
+        exact = False
+    before = status("VmRSS") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    wall, cpu = time.perf_counter(), time.process_time()
+    frame = eval(call, {"rm": rm, "pd": pd, "path": path})
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = (status("VmHWM") if exact else None) or resource.getrusage(
+        resource.RUSAGE_SELF).ru_maxrss
+    return {"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
+            "rows": len(frame), "exact_peak": exact,
+            "dtypes": {str(k): str(v) for k, v in frame.dtypes.items()}}
+
+
+def _answer(conn, path: str, call: str) -> None:
+    try:
+        conn.send(("ok", read_and_measure(path, call)))
+    except BaseException as error:  # noqa: BLE001 - reported to the parent
+        conn.send(("error", f"{type(error).__name__}: {error}"))
+
+
+# Another ragmetrics (--baseline) cannot share a process with this one: a fresh
+# interpreter with its folder first on the path, which prints one JSON line.
+_BASELINE_CHILD = """
+import json, sys
+sys.path.insert(0, sys.argv[3])
+sys.path.insert(1, sys.argv[4])
+from benchmarks.readers import read_and_measure
+print(json.dumps(read_and_measure(sys.argv[1], sys.argv[2])))
 """
 
 
@@ -162,15 +182,39 @@ def _write_jsonl(path: Path, table) -> None:
             handle.write(memoryview(data)[bounds[0]:bounds[-1]])
 
 
+_CONTEXT = None
+
+
 def _read_in_child(path: Path, call: str, pythonpath: str | None) -> dict:
-    env = dict(os.environ)
+    """``read_and_measure`` in a new process: forked from a server that has imported
+    numpy, pandas, pyarrow and ragmetrics and done nothing else (no import in the time,
+    0.5 s saved a read), or, for another ragmetrics, a fresh interpreter."""
+    global _CONTEXT
     if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(path), call], env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{call} on {path.name} failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        done = subprocess.run(
+            [sys.executable, "-c", _BASELINE_CHILD, str(path), call, pythonpath, str(ROOT)],
+            capture_output=True, text=True, timeout=600, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{call} on {path.name} failed:\n{done.stderr[-2000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    import multiprocessing
+
+    if _CONTEXT is None:
+        _CONTEXT = multiprocessing.get_context("forkserver")
+        _CONTEXT.set_forkserver_preload(["numpy", "pandas", "pyarrow", "ragmetrics",
+                                         "benchmarks.readers"])
+    receive, send = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=_answer, args=(send, str(path), call))
+    child.start()
+    send.close()
+    try:
+        status, value = receive.recv()
+    except EOFError:
+        status, value = "error", "the child process died"
+    child.join()
+    if status == "error":
+        raise RuntimeError(f"{call} on {path.name} failed: {value}")
+    return value
 
 
 def measure_readers(folder: Path, *, repeat: int = 2, budget: float = 8.0,

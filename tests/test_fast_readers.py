@@ -349,6 +349,12 @@ def test_every_trec_layout_is_split_fast_and_exactly(tmp_path, layout, ending):
     query, _, doc, rank, score, name = layout.split()
     assert run.iloc[0].tolist() == [query, doc, int(rank), float(score), name]
     assert len(run) == 2 * path.read_text().count(layout)
+    source = Source(path)  # every field, Q0 included, as the scan splits it
+    fast_columns, fast_lines = trec.split_fast(source.data, 6)
+    columns, lines, _ = trec.split_slowly(source, trec.RUN_LAYOUT)
+    np.testing.assert_array_equal(fast_lines, lines)
+    for got, expected in zip(fast_columns, columns, strict=True):
+        pd.testing.assert_series_equal(got, expected)
     assert_same_answer(read_trec_run, path)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_choice
@@ -90,16 +91,20 @@ def _split_arrow(data: bytes, n_fields: int):
     if b"\r" in data:  # \r\n and a lone \r end a line, as \n does
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     delimiter = "\t" if b"\t" in data[:65536] else " "
-    columns = read_delimited(data, delimiter, n_fields)
+    columns = read_delimited(data, delimiter, n_fields, coded=_CODED)
     if columns is not None:
         padded = any(c.encode() in data for c in _SEPARATORS if c != delimiter)
         tokens = _tokens(columns, trim=padded)
         if tokens is not None:
             return data, tokens
     data = _squeeze(data)
-    columns = read_delimited(data, " ", n_fields)
+    columns = read_delimited(data, " ", n_fields, coded=_CODED)
     tokens = None if columns is None else _tokens(columns, trim=False)
     return None if tokens is None else (data, tokens)
+
+
+# The second field (Q0, the iteration), which is never read: Arrow keeps it as codes.
+_CODED = (1,)
 
 
 def _tokens(columns, *, trim: bool):
@@ -107,7 +112,16 @@ def _tokens(columns, *, trim: bool):
     if not len(columns[0]):
         return None
     out = []
-    for column in columns:
+    for i, column in enumerate(columns):
+        if i in _CODED:  # a field of few values: its dictionaries hold them all
+            values = pa.chunked_array([chunk.dictionary for chunk in column.chunks],
+                                      pa.string())
+            if not (trim and any_byte(values, _SEPARATOR_BYTES)):
+                if first_with_edge_byte(values, ()) is not None:  # an empty field
+                    return None
+                out.append(column)
+                continue
+            column = pc.cast(column, pa.large_string(), memory_pool=memory_pool())
         if trim and any_byte(column, _SEPARATOR_BYTES):  # say, "  2.129133"
             column = pc.utf8_trim(column, _SEPARATORS, memory_pool=memory_pool())
             if any_byte(column, _SEPARATOR_BYTES):  # inside a field: two tokens
@@ -194,9 +208,8 @@ def _read_trec(
         split = _split_arrow(source.data, len(layout))
         if split is not None:
             data, columns = split
-            fields = [text_series(column) for column in columns]
             try:
-                return _checked(source, layout, keep, fields, _Lines(data, len(fields[0])),
+                return _checked(source, layout, keep, columns, _Lines(data, len(columns[0])),
                                 None, repeats)
             except InDoubt:  # the lines of the rows cannot be told: scan
                 pass
@@ -208,7 +221,12 @@ def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> 
     fields = dict(zip(layout, columns, strict=True))
     out = {}
     for name, convert in keep.items():
-        out[name] = fields[name] if convert is None else convert(fields[name], name)
+        if convert is not None:
+            out[name] = convert(fields[name], name)
+        elif isinstance(fields[name], pd.Series):
+            out[name] = fields[name]
+        else:  # an Arrow column of the fast split
+            out[name] = text_series(fields[name])
     # The earliest line, whichever column it is in; and before a later `problem`.
     first = earliest(*(value for value in out.values() if isinstance(value, Bad)))
     if first is not None:
