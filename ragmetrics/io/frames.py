@@ -118,14 +118,17 @@ def any_repeated_pair(queries: pd.Series, docs: pd.Series) -> bool:
         return bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
     # Each pair as one int64 (query code, doc code), sorted: a pair twice is two equal
     # neighbours. Runs come grouped by query, nearly sorted already.
-    codes, sizes = [], []
+    codes = []
     for array in (query_array, doc_array):
         encoded = pc.dictionary_encode(array, memory_pool=memory_pool())
         if isinstance(encoded, pa.ChunkedArray):
             encoded = encoded.combine_chunks()
-        codes.append(encoded.indices.to_numpy().astype(np.int64))
-        sizes.append(len(encoded.dictionary))
-    pairs = np.sort(codes[0] * sizes[1] + codes[1])
+        codes.append((encoded.indices.to_numpy(), len(encoded.dictionary)))
+    (query_codes, _), (doc_codes, n_docs) = codes
+    pairs = query_codes.astype(np.int64)  # in place from here: one int64 per row
+    pairs *= n_docs
+    pairs += doc_codes
+    pairs.sort()
     return bool((pairs[1:] == pairs[:-1]).any())
 
 

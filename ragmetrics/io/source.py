@@ -108,19 +108,34 @@ class Source:
     ----------
     name : str
         The path, as the caller named it (errors quote it).
-    data : bytes
-        The file's bytes, decompressed, without a leading UTF-8 byte-order mark.
     """
 
     def __init__(self, path) -> None:
         self.name = os.fspath(path)
-        raw = read_bytes(path)
-        if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
-            raw = raw[3:]
-        self.data = raw
+        self._path = path
+        self._data: bytes | None = self._read()
         self._text: str | None = None
         self._normalized: str | None = None
         self._lines: list[str] | None = None
+
+    def _read(self) -> bytes:
+        raw = read_bytes(self._path)
+        if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
+            raw = raw[3:]
+        return raw
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes, decompressed, without a leading UTF-8 byte-order mark (read
+        again after :meth:`release`)."""
+        if self._data is None:
+            self._data = self._read()
+        return self._data
+
+    def release(self) -> None:
+        """Let the bytes go once a fast parser has its columns, so that the rest of the
+        read takes less memory; an error's line then reads the file again."""
+        self._data = None
 
     @property
     def text(self) -> str:

@@ -216,6 +216,8 @@ def fast_csv(source: Source, delimiter: str) -> Table | None:
                              keep=keep)
     if columns is None or not len(columns[0]):
         return None
+    del body, data
+    source.release()  # the columns hold the text now
     return Table(source.name, named, dict(zip(named, columns, strict=True)), None,
                  typed=False, source=source, rows=len(columns[0]))
 
@@ -317,6 +319,8 @@ def fast_jsonl(source: Source) -> Table | None:
         return None
     if table.num_rows != breaks + (not last):
         return None  # two objects on a line
+    del data
+    source.release()  # the columns hold the values now
     if max(map(_depth, table.schema.types), default=0) > _MAX_DEPTH:
         return None
     for column in table.columns:

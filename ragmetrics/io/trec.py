@@ -62,8 +62,8 @@ def split_fast(
     split = _split_arrow(data, n_fields)
     if split is None:
         return None
-    data, columns = split
-    lines = _data_lines(data, len(columns[0]))
+    columns, squeezed = split
+    lines = _data_lines(_prepared(data, squeezed=squeezed), len(columns[0]))
     if lines is None:
         return None
     return [text_series(column) for column in columns], lines
@@ -77,30 +77,36 @@ _TO_SPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
 def _split_arrow(data: bytes, n_fields: int):
-    """(the text with its line breaks written \\n, its fields as Arrow columns), or None.
+    """(the fields as Arrow columns, whether the text was squeezed), or None.
 
     Arrow splits on one delimiter, not on runs of whitespace. So a file is split on its
     delimiter (a tab if its start has one, else a space) and each field, trimmed of
     whitespace, must be one token: non-empty, with no whitespace inside; that is the
     whitespace split exactly. Otherwise the file's whitespace is squeezed (every run of
     separators becomes one space, none at either end of a line) and split on spaces.
+    Line breaks \\r\\n and \\r are written \\n first (:func:`_prepared`).
     """
     # NUL is left to the scan, as is text that is not UTF-8 (the scan says where).
     if not data or b"\x00" in data or not is_utf8(data):
         return None
-    if b"\r" in data:  # \r\n and a lone \r end a line, as \n does
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    data = _prepared(data, squeezed=False)
     delimiter = "\t" if b"\t" in data[:65536] else " "
     columns = read_delimited(data, delimiter, n_fields, coded=_CODED)
     if columns is not None:
         padded = any(c.encode() in data for c in _SEPARATORS if c != delimiter)
         tokens = _tokens(columns, trim=padded)
         if tokens is not None:
-            return data, tokens
-    data = _squeeze(data)
-    columns = read_delimited(data, " ", n_fields, coded=_CODED)
+            return tokens, False
+    columns = read_delimited(_squeeze(data), " ", n_fields, coded=_CODED)
     tokens = None if columns is None else _tokens(columns, trim=False)
-    return None if tokens is None else (data, tokens)
+    return None if tokens is None else (tokens, True)
+
+
+def _prepared(data: bytes, *, squeezed: bool) -> bytes:
+    """The text as Arrow splits it: line breaks written \\n, and squeezed if asked."""
+    if b"\r" in data:  # \r\n and a lone \r end a line, as \n does
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return _squeeze(data) if squeezed else data
 
 
 # The second field (Q0, the iteration), which is never read: Arrow keeps it as codes.
@@ -207,10 +213,11 @@ def _read_trec(
     if len(source.data) >= FAST_PARSE_FROM:
         split = _split_arrow(source.data, len(layout))
         if split is not None:
-            data, columns = split
+            columns, squeezed = split
+            source.release()  # the columns hold the text now
+            lines = _Lines(lambda: _prepared(source.data, squeezed=squeezed), len(columns[0]))
             try:
-                return _checked(source, layout, keep, columns, _Lines(data, len(columns[0])),
-                                None, repeats)
+                return _checked(source, layout, keep, columns, lines, None, repeats)
             except InDoubt:  # the lines of the rows cannot be told: scan
                 pass
     columns, lines, problem = split_slowly(source, layout, more_allowed=more_allowed)
@@ -243,9 +250,10 @@ def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> 
 
 
 class _Lines:
-    """The line of each row of a fast split, found only when asked (an error needs it)."""
+    """The line of each row of a fast split, found only when asked (an error needs it),
+    from the text as Arrow split it (``data()``)."""
 
-    def __init__(self, data: bytes, n_rows: int) -> None:
+    def __init__(self, data: Callable[[], bytes], n_rows: int) -> None:
         self._data, self._n_rows, self._array = data, n_rows, None
 
     def __len__(self) -> int:
@@ -253,7 +261,7 @@ class _Lines:
 
     def __getitem__(self, row):
         if self._array is None:
-            self._array = _data_lines(self._data, self._n_rows)
+            self._array = _data_lines(self._data(), self._n_rows)
             if self._array is None:
                 raise InDoubt
         return self._array[row]
