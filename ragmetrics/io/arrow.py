@@ -32,6 +32,7 @@ __all__ = [
     "memory_pool",
     "numpy_column",
     "only_bytes",
+    "positions",
     "read_delimited",
     "text_series",
 ]
@@ -122,6 +123,20 @@ def in_set(values: np.ndarray, ranges) -> np.ndarray:
     for low, high in ranges:
         found |= (values == low) if low == high else (values >= low) & (values <= high)
     return found
+
+
+def positions(codes: np.ndarray, *values: int) -> np.ndarray:
+    """Where the bytes ``codes`` hold any of ``values``, looked for 8 MB at a time (a
+    whole-file mask would be fresh memory as large as the file)."""
+    step = 1 << 23
+    found = []
+    for start in range(0, len(codes), step):
+        window = codes[start : start + step]
+        mask = window == values[0]
+        for value in values[1:]:
+            mask |= window == value
+        found.append(np.flatnonzero(mask) + start)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
 
 
 def _string_chunks(array):

@@ -28,7 +28,15 @@ import pyarrow.compute as pc
 
 from .._validation import check_choice
 from ..errors import FormatError, InputValueError
-from .arrow import InDoubt, byte_set, in_set, is_utf8, memory_pool, read_delimited
+from .arrow import (
+    InDoubt,
+    byte_set,
+    in_set,
+    is_utf8,
+    memory_pool,
+    positions,
+    read_delimited,
+)
 from .checks import MISSING, WHITESPACE, Bad, Column
 from .source import Source, read_bytes, without_compression_suffix
 
@@ -249,7 +257,7 @@ _SEPARATOR_BYTES = byte_set(" \t\f\v")
 def _has_blank_text_line(body: np.ndarray) -> bool:
     """Whether a line of ``body`` is whitespace but not empty (only lines that start with
     whitespace are looked at, one by one)."""
-    breaks = np.flatnonzero((body == ord("\n")) | (body == ord("\r")))
+    breaks = positions(body, ord("\n"), ord("\r"))
     starts = np.concatenate([[0], breaks + 1])
     starts = starts[starts < len(body)]
     ends = np.append(breaks, len(body))[: len(starts)]
@@ -271,7 +279,7 @@ def _plain_quotes(body: np.ndarray, delimiter: int) -> bool:
     (``"a"b``); a quote inside an unquoted field (``a"b``) it reads as text, which is
     left to it.
     """
-    quotes = np.flatnonzero(body == ord('"'))
+    quotes = positions(body, ord('"'))
     if len(quotes) % 2:
         return False
     opening, closing = quotes[0::2], quotes[1::2]
@@ -308,16 +316,14 @@ def fast_jsonl(source: Source) -> Table | None:
     import pyarrow.json as pj
 
     data = source.data
-    breaks, last = data.count(b"\n"), data.endswith(b"\n")
-    if not data.startswith(b"{") or data.count(b"\n{") != breaks - last:
-        return None  # a blank line, or one that starts otherwise
-    if not is_utf8(data) or not _shallow(data):
+    lines = _object_lines(data)
+    if lines is None or not is_utf8(data):
         return None
     try:
         table = pj.read_json(pa.BufferReader(data), memory_pool=memory_pool())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if table.num_rows != breaks + (not last):
+    if table.num_rows != lines:
         return None  # two objects on a line
     del data
     source.release()  # the columns hold the values now
@@ -335,26 +341,23 @@ def fast_jsonl(source: Source) -> Table | None:
                  source=source, rows=table.num_rows)
 
 
-def _shallow(data: bytes) -> bool:
-    """Whether no line of ``data`` holds :data:`_SAFE_OPENERS` of ``[`` and ``{``: lines
-    shorter than that are looked no further into (8 MB at a time, little memory)."""
+def _object_lines(data: bytes) -> int | None:
+    """The number of lines if every line starts with ``{`` and none holds
+    :data:`_SAFE_OPENERS` of ``[`` and ``{``, else None."""
     codes = np.frombuffer(data, dtype=np.uint8)
-    step = 1 << 23
-    previous = -1  # the last line break seen
-    long_lines = []
-    for start in range(0, len(codes), step):
-        breaks = np.flatnonzero(codes[start : start + step] == ord("\n")) + start
-        edges = np.concatenate([[previous], breaks])
-        for i in np.flatnonzero(np.diff(edges) > _SAFE_OPENERS):
-            long_lines.append((edges[i] + 1, edges[i + 1]))
-        previous = edges[-1]
-    if len(codes) - previous > _SAFE_OPENERS:
-        long_lines.append((previous + 1, len(codes)))
-    for start, end in long_lines:
-        line = codes[start:end]
+    if not len(codes):
+        return None
+    ends = positions(codes, ord("\n"))
+    if not data.endswith(b"\n"):
+        ends = np.append(ends, len(codes))
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    if not (codes[starts] == ord("{")).all():
+        return None  # a blank line, or one that starts otherwise
+    for i in np.flatnonzero(ends - starts >= _SAFE_OPENERS):  # only long lines can be deep
+        line = codes[starts[i] : ends[i]]
         if np.count_nonzero((line == ord("[")) | (line == ord("{"))) >= _SAFE_OPENERS:
-            return False
-    return True
+            return None
+    return len(starts)
 
 
 def _depth(kind) -> int:

@@ -29,6 +29,7 @@ from .arrow import (
     frame,
     is_utf8,
     memory_pool,
+    positions,
     read_delimited,
     text_series,
 )
@@ -153,7 +154,7 @@ def _data_lines(data: bytes, n_rows: int) -> np.ndarray | None:
     if n_rows == n_lines:
         return np.arange(1, n_rows + 1, dtype=np.int64)
     codes = np.frombuffer(data, dtype=np.uint8)
-    starts = np.concatenate([[0], np.flatnonzero(codes == 10) + 1])
+    starts = np.concatenate([[0], positions(codes, ord("\n")) + 1])
     starts = starts[starts < len(codes)]
     lines = np.flatnonzero(codes[starts] != 10) + 1
     return lines if len(lines) == n_rows else None
