@@ -19,7 +19,19 @@ from .errors import InputTypeError, InputValueError
 from .policies import GAIN_POLICIES
 from .registry import METRICS
 
-__all__ = ["BOARD_METRICS", "board_view", "cycle_grade", "describe_board", "move", "static_html"]
+__all__ = [
+    "BOARD_METRICS",
+    "board_view",
+    "cycle_grade",
+    "describe_board",
+    "describe_change",
+    "describe_curves",
+    "describe_metrics",
+    "describe_ranking",
+    "move",
+    "moved_chunk",
+    "static_html",
+]
 
 #: The metrics the board shows, in order (registry names; the reciprocal rank is cut at k).
 BOARD_METRICS = ("recall", "precision", "hit_rate", "mrr", "ndcg")
@@ -63,8 +75,10 @@ def board_view(
     dict
         ``metrics`` (name -> value at k), ``labels`` (name -> "Recall@5" ...),
         ``ndcg_rows`` (per rank 1..k: doc id, grade, gain, discount, discounted gain),
-        ``dcg``, ``idcg``, ``curve`` ({"k": [1..n], name: [values]}), and
-        ``unretrieved`` (relevant ids that are not in the ranking).
+        ``dcg``, ``idcg``, ``curve`` ({"k": [1..n], name: [values]}),
+        ``unretrieved`` (relevant ids that are not in the ranking), and
+        ``plot_description`` (the text alternative of the curves, see
+        :func:`describe_curves`).
 
     Examples
     --------
@@ -79,15 +93,16 @@ def board_view(
     curves = metric_curves(order, relevance, range(1, depth + 1), metrics=BOARD_METRICS, gain=gain)
     table = ndcg_table(order, relevance, k, gain=gain)
     retrieved = set(order)
+    curve = {"k": curves.ks.tolist()} | {name: curves[name].tolist() for name in BOARD_METRICS}
     return {
         "metrics": curves.at(k),
         "labels": {name: _label(name, k) for name in BOARD_METRICS},
         "ndcg_rows": _ndcg_rows(table),
         "dcg": float(table.attrs["dcg"]),
         "idcg": float(table.attrs["idcg"]),
-        "curve": {"k": curves.ks.tolist()}
-        | {name: curves[name].tolist() for name in BOARD_METRICS},
+        "curve": curve,
         "unretrieved": [d for d, g in relevance.items() if g > 0 and d not in retrieved],
+        "plot_description": describe_curves(curve, k),
     }
 
 
@@ -126,6 +141,212 @@ def cycle_grade(grade: float, max_grade: int) -> int:
     ([1, 0], [1, 2, 3, 0])
     """
     return 0 if grade >= max_grade or grade < 0 else int(grade) + 1
+
+
+def moved_chunk(before: list[str], after: list[str], *, hint: str | None = None) -> str | None:
+    """The chunk whose move turns ``before`` into ``after``, or None if no single move does.
+
+    A swap of two neighbours is a move of either; ``hint`` (the chunk the learner moved,
+    as the browser reports it) decides, when it is one of them.
+
+    >>> moved_chunk(["a", "b", "c", "d"], ["a", "d", "b", "c"])
+    'd'
+    >>> moved_chunk(["a", "b"], ["b", "a"]), moved_chunk(["a", "b"], ["b", "a"], hint="a")
+    ('b', 'a')
+    >>> moved_chunk(["a", "b", "c"], ["c", "a", "b"]), moved_chunk(["a", "b", "c"], ["b", "c", "a"])
+    ('c', 'a')
+    >>> moved_chunk(["a", "b", "c", "d"], ["b", "a", "d", "c"]) is None  # two moves
+    True
+    """
+    if before == after or sorted(before) != sorted(after):
+        return None
+    candidates = [hint] if hint in before else []
+    lo = next(i for i, (x, y) in enumerate(zip(before, after, strict=True)) if x != y)
+    hi = max(i for i, (x, y) in enumerate(zip(before, after, strict=True)) if x != y)
+    candidates += [before[hi], before[lo]]  # moved up to lo, or moved down to hi
+    for doc in candidates:
+        if move(before, doc, after.index(doc) + 1) == after:
+            return doc
+    return None
+
+
+def _place(rank: int, k: int) -> str:
+    return "above the cut-off" if rank <= k else "below the cut-off"
+
+
+def describe_metrics(metrics: Mapping[str, float], k: int) -> str:
+    """The metrics at k as a screen reader hears them: labels and values at 2 decimals.
+
+    >>> describe_metrics({"recall": 0.4, "ndcg": 0.55314}, 5)
+    'Recall@5 0.40, nDCG@5 0.55'
+    """
+    return ", ".join(f"{_label(n, k)} {metrics[n]:.2f}" for n in BOARD_METRICS if n in metrics)
+
+
+def _changed_metrics(before: Mapping, after: Mapping, k: int, *, all_of_them: bool) -> str:
+    """``Recall@5 1.00, nDCG@5 0.88``: the metrics that changed, at 2 decimals (4 when the
+    change does not show at 2), or every metric when the cut-off changed."""
+    parts = []
+    for name in BOARD_METRICS:
+        old, new = before["metrics"].get(name), after["metrics"][name]
+        if not all_of_them and old == new:
+            continue
+        digits = 4 if old is not None and old != new and f"{old:.2f}" == f"{new:.2f}" else 2
+        parts.append(f"{_label(name, k)} {new:.{digits}f}")
+    return ", ".join(parts) if parts else "no metric changed"
+
+
+def describe_change(before: Mapping, after: Mapping, *, moved: str | None = None) -> str:
+    """What changed between two board states, in one sentence for a screen reader.
+
+    This is what the board's polite live region says after a move, a relevance toggle
+    or a new cut-off: the change itself, then the metrics whose value changed (every
+    metric when k changed, since their names change), rounded to 2 decimals (4 when two
+    values only differ further down).
+
+    Parameters
+    ----------
+    before, after : mapping
+        Board states: ``order`` (ids), ``relevance`` (id -> grade), ``k``, ``metrics``
+        (name -> value, as in :func:`board_view`), and optionally ``max_grade`` and
+        ``gain``.
+    moved : str, optional
+        The chunk the learner moved (it decides between two neighbours that swapped).
+
+    Returns
+    -------
+    str
+        Empty when nothing the board shows changed.
+
+    Examples
+    --------
+    >>> order = ["a", "x", "b"]
+    >>> before = {"order": order, "relevance": {"a": 1, "b": 1}, "k": 2}
+    >>> before["metrics"] = board_view(order, before["relevance"], 2)["metrics"]
+    >>> after = dict(before, order=["a", "b", "x"])
+    >>> after["metrics"] = board_view(after["order"], after["relevance"], 2)["metrics"]
+    >>> describe_change(before, after)
+    'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
+    """
+    k = after["k"]
+    old_order, new_order = list(before["order"]), list(after["order"])
+    old_rel, new_rel = before["relevance"], after["relevance"]
+    events = []
+    if before["k"] != k:
+        extra = f" (below the last of {len(new_order)} chunks)" if k > len(new_order) else ""
+        events.append(f"cut-off k = {k}{extra}")
+    if before.get("gain", "linear") != after.get("gain", "linear"):
+        events.append(f"{after['gain']} gain")
+    if old_order != new_order:
+        doc = moved_chunk(old_order, new_order, hint=moved)
+        if doc is None:
+            events.append("order changed")
+        else:
+            rank = new_order.index(doc) + 1
+            crossed = _place(old_order.index(doc) + 1, k) != _place(rank, k)
+            events.append(f"chunk {doc} moved to rank {rank}"
+                          + (f", now {_place(rank, k)}" if crossed else ""))
+    changed = sorted(
+        (d for d in set(old_rel) | set(new_rel) if old_rel.get(d, 0) != new_rel.get(d, 0)),
+        key=lambda d: (new_order.index(d) if d in new_order else len(new_order), d),
+    )
+    graded = after.get("max_grade", 1) > 1
+    for doc in changed[:3]:
+        grade = new_rel.get(doc, 0)
+        if graded:
+            events.append(f"chunk {doc} set to grade {grade:g}")
+        else:
+            events.append(f"chunk {doc} marked {'relevant' if grade > 0 else 'not relevant'}")
+    if len(changed) > 3:
+        events.append(f"and {len(changed) - 3} more relevance changes")
+    if not events and before["metrics"] == after["metrics"]:
+        return ""
+    if not events:
+        events.append("metrics recomputed")
+    metrics = _changed_metrics(before, after, k, all_of_them=before["k"] != k)
+    return f"{', '.join(events)}; {metrics}"
+
+
+def _ranges(ranks: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+    runs: list[list[int]] = []
+    for rank in ranks:
+        if runs and rank == runs[-1][1] + 1:
+            runs[-1][1] = rank
+        else:
+            runs.append([rank, rank])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def describe_curves(curve: Mapping[str, list], k: int | None = None) -> str:
+    """The text alternative of a metrics-over-k plot: the range of k, every metric at the
+    marked k, and where each metric is highest (first reached).
+
+    Parameters
+    ----------
+    curve : mapping
+        ``{"k": [1, 2, ...], name: [value per k], ...}`` with names from
+        :data:`BOARD_METRICS` (as in ``board_view(...)["curve"]``).
+    k : int, optional
+        The cut-off marked on the plot.
+
+    Examples
+    --------
+    >>> curve = {"k": [1, 2, 3], "recall": [0.5, 0.5, 1.0], "precision": [1.0, 0.5, 2 / 3]}
+    >>> print(describe_curves(curve, k=2))
+    Metrics over k = 1 to 3, cut-off marked at k = 2. At k = 2: Recall@2 0.50, Precision@2 0.50. Highest: Recall@3 1.00, Precision@1 1.00.
+    """
+    ks = list(curve["k"])
+    names = [name for name in BOARD_METRICS if name in curve]
+    text = f"Metrics over k = {ks[0]} to {ks[-1]}"
+    if k is not None and k in ks:
+        at = ks.index(k)
+        values = ", ".join(f"{_label(n, k)} {curve[n][at]:.2f}" for n in names)
+        text += f", cut-off marked at k = {k}. At k = {k}: {values}."
+    else:
+        text += "."
+    best = []
+    for name in names:
+        values = list(curve[name])
+        top = max(values)
+        best.append(f"{_label(name, ks[values.index(top)])} {top:.2f}")
+    return f"{text} Highest: {', '.join(best)}."
+
+
+def describe_ranking(
+    order: list, relevance: Mapping, k: int | None = None, *, relevance_level: float = 1
+) -> str:
+    """The text alternative of a ranking picture (:func:`ragmetrics.plotting.plot_ranking`):
+    its length, where the relevant chunks are, what the cut-off keeps, what was missed.
+
+    Examples
+    --------
+    >>> print(describe_ranking(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}, 2))
+    Ranking of 4 chunks, cut-off after rank 2. Relevant at ranks 1, 3; 1 of the top 2 is relevant. 1 relevant chunk never retrieved.
+    """
+    n = len(order)
+    ranks = [r for r, doc in enumerate(order, start=1) if relevance.get(doc, 0) >= relevance_level]
+    text = f"Ranking of {n} chunk{'s' if n != 1 else ''}"
+    if k is not None:
+        text += (f", cut-off k = {k} below the last chunk" if k > n
+                 else f", cut-off after rank {k}")
+    if len(ranks) > 12:
+        shown = f"{_ranges(ranks[:12])} and {len(ranks) - 12} more"
+    else:
+        shown = _ranges(ranks)
+    if ranks:
+        text += f". Relevant at rank{'s' if len(ranks) > 1 else ''} {shown}"
+    else:
+        text += ". No relevant chunk retrieved"
+    if k is not None:
+        top = sum(r <= k for r in ranks)
+        share = "none" if top == 0 else str(top)
+        text += f"; {share} of the top {k} {'are' if top > 1 else 'is'} relevant"
+    retrieved = set(order)
+    missed = sum(1 for d, g in relevance.items() if g >= relevance_level and d not in retrieved)
+    if missed:
+        text += f". {missed} relevant chunk{'s' if missed != 1 else ''} never retrieved"
+    return text + "."
 
 
 def describe_board(order: list[str], relevance: Mapping[str, float], k: int, view: dict) -> str:

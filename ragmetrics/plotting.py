@@ -37,6 +37,7 @@ from .safe_text import plot_text
 
 __all__ = [
     "PALETTE",
+    "metric_style",
     "plot_metrics_over_k",
     "plot_ndcg_breakdown",
     "plot_per_query",
@@ -112,6 +113,19 @@ def _metric_label(name: Any) -> str:
 def _metric_style(name: Any, position: int) -> tuple[str, str, str]:
     base = name.split("@")[0] if isinstance(name, str) else name
     return _METRIC_STYLE.get(base, _FALLBACK_STYLES[position % len(_FALLBACK_STYLES)])
+
+
+def metric_style(name: str) -> dict[str, str]:
+    """How a metric is drawn in every plot: its colour, matplotlib line style and marker.
+
+    The widgets draw their own curves with the same style, so a metric looks the same
+    everywhere, and curves are told apart by dash and marker as well as by colour.
+
+    >>> metric_style("precision")
+    {'color': '#E69F00', 'linestyle': '--', 'marker': 's'}
+    """
+    color, linestyle, marker = _metric_style(name, 0)
+    return {"color": color, "linestyle": linestyle, "marker": marker}
 
 
 # -- the ranking strip ---------------------------------------------------------------
