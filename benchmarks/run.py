@@ -29,7 +29,7 @@ the library is imported, measures:
 Then: agreement of every peer with ragmetrics, query by query, with the reason for each
 difference (ties, missing queries), found by experiment on the small preset; the variants
 (rows in rank order or shuffled; ids as pandas ``object``, ``str`` or Arrow strings); the
-single-query path (``ragmetrics.curves.metric_curves``, the arrays the widgets use, target
+single-query path (``ragmetrics.metric_curves``, the arrays the widgets use, target
 under 50 us per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
 k = 1..50). ``--profile medium`` prints where ragmetrics spends its time instead.
 """
@@ -433,7 +433,7 @@ def time_single_query(seed: int) -> dict:
     """
     import timeit
 
-    from ragmetrics import curves
+    import ragmetrics as curves  # metric_curves and metrics_over_k, by name
 
     rng = np.random.default_rng(seed)
     retrieved = [f"d{c:07d}" for c in rng.choice(1_000_000, 100, replace=False)]

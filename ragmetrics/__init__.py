@@ -17,7 +17,7 @@ from .errors import (
     RagmetricsWarning,
     RankOrderWarning,
 )
-from .evaluate import Evaluation, evaluate
+from .evaluation import Evaluation, MetricCurves, evaluate, metric_curves, metrics_over_k
 from .io import read_golden, read_qrels, read_results, read_run, read_trec_qrels, read_trec_run
 from .metrics import (
     average_precision,
@@ -30,8 +30,8 @@ from .metrics import (
     recall_at_k,
     reciprocal_rank,
 )
+from .metrics.table import METRICS, MetricInfo, MetricSpec, parse_metric
 from .policies import Conventions
-from .registry import METRICS, MetricInfo, MetricSpec, parse_metric
 from .stats import (
     benjamini_hochberg,
     bootstrap_ci,
@@ -41,6 +41,7 @@ from .stats import (
     paired_t_test,
     randomization_test,
 )
+from .teaching import ndcg_table
 
 __version__ = "0.1.0"
 
@@ -65,6 +66,7 @@ __all__ = [
     "InputError",
     "InputTypeError",
     "InputValueError",
+    "MetricCurves",
     "MetricInfo",
     "MetricSpec",
     "NoRelevantRetrievedWarning",
@@ -78,8 +80,11 @@ __all__ = [
     "evaluate",
     "hit_rate_at_k",
     "holm",
+    "metric_curves",
+    "metrics_over_k",
     "mrr",
     "ndcg_at_k",
+    "ndcg_table",
     "paired_bootstrap",
     "paired_effect_size",
     "paired_t_test",

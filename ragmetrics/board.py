@@ -13,11 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from ._validation import as_grades, as_ranking, check_choice, check_k, id_kind
-from .curves import metric_curves, ndcg_table
 from .errors import InputTypeError, InputValueError
+from .evaluation.curves import metric_curves
+from .metrics.table import metric_info
 from .policies import GAIN_POLICIES
-from .registry import METRICS
+from .teaching.ndcg_table import ndcg_table
+from .validation import as_grades, as_ranking, check_choice, check_k, id_kind
 
 __all__ = [
     "BOARD_METRICS",
@@ -34,13 +35,13 @@ __all__ = [
 ]
 
 #: The metrics the board shows, in order (registry names; the reciprocal rank is cut at k).
-BOARD_METRICS = ("recall", "precision", "hit_rate", "mrr", "ndcg")
+BOARD_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
 
 
 def _label(name: str, k: int) -> str:
-    if name == "mrr":
+    if name == "rr":
         return f"RR@{k}"  # one query: the reciprocal rank, searched to depth k
-    return METRICS[name].pretty_name.replace("@k", f"@{k}")
+    return metric_info(name).pretty_name.replace("@k", f"@{k}")
 
 
 def normalise_board_input(
@@ -84,7 +85,7 @@ def board_view(
     --------
     >>> view = board_view(["a", "x", "b"], {"a": 1, "b": 1}, 2)
     >>> {name: round(value, 3) for name, value in view["metrics"].items()}
-    {'recall': 0.5, 'precision': 0.5, 'hit_rate': 1.0, 'mrr': 1.0, 'ndcg': 0.613}
+    {'recall': 0.5, 'precision': 0.5, 'hit_rate': 1.0, 'rr': 1.0, 'ndcg': 0.613}
     """
     k = check_k(k)
     check_choice(gain, GAIN_POLICIES, "gain")

@@ -45,9 +45,10 @@ from pathlib import Path
 
 from .compare import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
 from .errors import InputError
-from .evaluate import check_judgments
+from .evaluation import check_judgments
 from .io import read_qrels, read_run
 from .io.trec import EXTRA_FIELDS
+from .metrics.table import METRICS, parse_metrics
 from .output_files import check_outputs
 from .policies import (
     DUPLICATE_POLICIES,
@@ -58,7 +59,6 @@ from .policies import (
     TIE_POLICIES,
     Conventions,
 )
-from .registry import METRICS, parse_metrics
 from .report import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from .safe_text import terminal_text
 

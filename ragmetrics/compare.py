@@ -34,9 +34,9 @@ from .errors import (
     RagmetricsWarning,
     RankOrderWarning,
 )
-from .evaluate import Evaluation, check_judgments, evaluate
+from .evaluation import Evaluation, check_judgments, evaluate
+from .metrics.table import parse_metrics
 from .policies import Conventions
-from .registry import parse_metrics
 from .stats import (
     _check_confidence,
     _check_positive_int,

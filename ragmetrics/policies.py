@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ._validation import check_choice, check_relevance_level
+from .validation import check_choice, check_relevance_level
 
 #: How tied scores are ordered within a query (only for runs given with scores).
 #:

@@ -21,14 +21,9 @@ def trec_conformance_dir() -> Path:
 
 
 def _score_one_query(metric: str, ranking: list, grades: dict, relevance_level: float) -> float:
+    """One query's value of a metric named as in evaluate, by its per-query function."""
     spec = parse_metric(metric)
-    function = spec.info.function  # recall_at_k, reciprocal_rank, ...
-    if spec.info.cutoff == "none" or (spec.k is None and spec.name != "ndcg"):
-        return function(ranking, grades, relevance_level=relevance_level)
-    # ndcg_at_k always takes a k. Uncut nDCG (trec_eval's "ndcg") sums the whole ranking
-    # and an ideal ranking of every judged doc: any k covering both gives that number.
-    k = spec.k if spec.k is not None else max(len(ranking), len(grades), 1)
-    return function(ranking, grades, k, relevance_level=relevance_level)
+    return spec.info.score_one(ranking, grades, spec.k, relevance_level=relevance_level)
 
 
 @pytest.fixture(scope="session")

@@ -138,7 +138,7 @@ def test_moved_chunk_finds_a_chunk_whose_move_gives_the_new_order(case):
 
 
 def test_describe_metrics_reads_labels_and_two_decimals():
-    assert describe_metrics({"recall": 1.0, "mrr": 1 / 3}, 4) == "Recall@4 1.00, RR@4 0.33"
+    assert describe_metrics({"recall": 1.0, "rr": 1 / 3}, 4) == "Recall@4 1.00, RR@4 0.33"
 
 
 def test_describe_curves_gives_the_marked_k_and_each_best():

@@ -319,9 +319,9 @@ def test_k_must_be_a_positive_int(function, k, error, shown):
 
 
 @pytest.mark.parametrize("function", list(WITH_REQUIRED_K))
-def test_k_none_is_rejected_where_k_is_required(function):
-    with pytest.raises(TypeError, match=re.escape("k must be a positive int, got None")):
-        WITH_REQUIRED_K[function](None)
+def test_k_none_reads_the_whole_ranking(function):
+    """The cut-off k: None reads the whole ranking, for every per-query function."""
+    assert WITH_REQUIRED_K[function](None) == WITH_REQUIRED_K[function](len(RANKING))
 
 
 def test_k_none_means_the_whole_ranking_where_k_is_optional():

@@ -21,7 +21,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ragmetrics._engine as engine
 from ragmetrics import (
     RagmetricsWarning,
     average_precision,
@@ -32,8 +31,9 @@ from ragmetrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from ragmetrics._join import Ids, doc_ids
-from ragmetrics._ranking import _bins, _group_equal, rank_rows
+from ragmetrics.evaluation import engine
+from ragmetrics.evaluation.joins import Ids, doc_ids
+from ragmetrics.evaluation.ranking import _bins, _group_equal, rank_rows
 
 CUT_METRICS = ["recall@3", "precision@2", "hit_rate@1", "mrr@3", "ndcg@3", "map@2"]
 TIES = ("trec_eval", "input_order", "optimistic", "pessimistic")

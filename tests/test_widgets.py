@@ -23,7 +23,7 @@ BOARD_FUNCTIONS = {
     "recall": rm.recall_at_k,
     "precision": rm.precision_at_k,
     "hit_rate": rm.hit_rate_at_k,
-    "mrr": rm.reciprocal_rank,
+    "rr": rm.reciprocal_rank,
     "ndcg": rm.ndcg_at_k,
 }
 
@@ -64,7 +64,7 @@ def test_move_puts_a_chunk_at_a_rank():
     board = RankingBoard(["a", "b", "c", "d"], {"d"}, k=2)
     board.move("d", 1)
     assert board.order == ["d", "a", "b", "c"]
-    assert board.metrics["mrr"] == 1.0
+    assert board.metrics["rr"] == 1.0
     with pytest.raises(ValueError, match="'zz' is not on the board"):
         board.move("zz", 1)
     with pytest.raises(ValueError, match="to_rank must be between 1 and 4, got 9"):

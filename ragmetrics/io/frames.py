@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
 from ..errors import FormatError
+from ..validation import check_choice
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
 from ..errors import FormatError, InputValueError
+from ..validation import check_choice
 from .checks import MISSING, WHITESPACE, Bad, Column
 from .source import Source, read_bytes, without_compression_suffix
 

@@ -19,8 +19,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
 from ..errors import FormatError
+from ..validation import check_choice
 from .checks import Bad, earliest, integers_from_text, numbers_from_text
 from .frames import RUN_DUPLICATES, refuse_repeated_pairs
 from .source import Source

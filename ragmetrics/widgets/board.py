@@ -5,10 +5,10 @@ from __future__ import annotations
 import traitlets
 
 from .. import board as logic
-from .._validation import check_k
 from ..errors import InputValueError
 from ..examples import load_example
 from ..plotting import metric_style
+from ..validation import check_k
 from .base import AccessibleWidget, WidgetValueError
 
 # matplotlib's line styles as SVG dash patterns, for the board's own plot.

@@ -17,15 +17,15 @@ import ipywidgets as widgets
 import matplotlib
 from matplotlib.figure import Figure
 
-from .._validation import check_k
 from ..board import BOARD_METRICS, describe_curves, describe_metrics, describe_ranking
 from ..budget import chunks_that_fit
-from ..curves import metrics_over_k
+from ..evaluation.curves import metrics_over_k
 from ..examples import load_example
-from ..metrics import recall_at_k
+from ..metrics.reference import recall_at_k
+from ..metrics.table import metric_info
 from ..plotting import plot_metrics_over_k, plot_ranking
-from ..registry import METRICS
 from ..traps import trap_scenarios
+from ..validation import check_k
 from .controls import ExplorerBox, PlotImage, Select, Slider
 
 __all__ = ["BudgetCalculator", "KExplorer", "TrapsGallery"]
@@ -103,7 +103,7 @@ class KExplorer(ExplorerBox):
     def labels(self) -> dict[str, str]:
         k = self.slider.value
         return {
-            name: ("RR@k" if name == "mrr" else METRICS[name].pretty_name).replace("@k", f"@{k}")
+            name: ("RR@k" if name == "rr" else metric_info(name).pretty_name).replace("@k", f"@{k}")
             for name in BOARD_METRICS
         }
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._ranking import rank_rows
-from ._validation import check_grade
-from .errors import InputError, InputTypeError, InputValueError, RankOrderWarning
+from ..errors import InputError, InputTypeError, InputValueError, RankOrderWarning
+from ..validation import check_grade
+from .ranking import rank_rows
 
 
 @dataclass

@@ -21,7 +21,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ._validation import (
+from ..errors import InputTypeError, InputValueError
+from ..policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
+from ..validation import (
     as_grades,
     as_ranking,
     check_choice,
@@ -29,9 +31,8 @@ from ._validation import (
     check_k,
     check_relevance_level,
     check_total_gain,
+    no_relevant_doc,
 )
-from .errors import InputTypeError, InputValueError
-from .policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 
 __all__ = [
     "average_precision",
@@ -74,12 +75,16 @@ def _if_empty(judged: _Judged, empty_relevant: str, *, article_value: float) -> 
     if judged.relevant_ids:
         return None
     if empty_relevant == "error":
-        raise InputValueError(
-            f"the golden set {judged.grades!r} has no relevant doc (no grade reaches "
-            f"relevance_level {judged.level!r}); pass empty_relevant='zero', 'article' or "
-            "'skip' to score it"
-        )
+        raise no_relevant_doc(judged.grades, judged.level)
     return {"zero": 0.0, "article": article_value, "skip": math.nan}[empty_relevant]
+
+
+def _dcg(q: _Judged, ranking: list, gain: str) -> float:
+    """The DCG of ``ranking`` under the judgments of ``q``: sum of gain / log2(rank + 1)."""
+    return math.fsum(
+        _gain(q.grades.get(doc, 0.0), gain) / math.log2(rank + 1)
+        for rank, doc in enumerate(ranking, start=1)
+    )
 
 
 def _gain(grade: float, gain: str) -> float:
@@ -91,7 +96,7 @@ def _gain(grade: float, gain: str) -> float:
 def recall_at_k(
     retrieved: Iterable,
     relevant: Any,
-    k: int,
+    k: int | None = None,
     *,
     relevance_level: float = 1,
     empty_relevant: str = "zero",
@@ -113,8 +118,9 @@ def recall_at_k(
         The ranking, best first.
     relevant : set of ids or mapping id -> grade
         The golden set. With grades, a doc is relevant when its grade >= ``relevance_level``.
-    k : int
-        The cut-off, a positive int. A ranking shorter than ``k`` is scored as it is.
+    k : int or None, default None
+        The cut-off, a positive int; None reads the whole ranking. A ranking shorter than
+        ``k`` is scored as it is.
     relevance_level : number, default 1
         The smallest grade that counts as relevant.
     empty_relevant : {"zero", "article", "skip", "error"}, default "zero"
@@ -139,7 +145,7 @@ def recall_at_k(
     >>> recall_at_k(retrieved, {"c1", "c2", "c99"}, 1)  # only c1 is in the top 1
     0.3333333333333333
     """
-    k = check_k(k)
+    k = check_k(k, allow_none=True)
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     empty = _if_empty(q, empty_relevant, article_value=1.0)
     if empty is not None:
@@ -150,7 +156,7 @@ def recall_at_k(
 def precision_at_k(
     retrieved: Iterable,
     relevant: Any,
-    k: int,
+    k: int | None = None,
     *,
     relevance_level: float = 1,
     empty_relevant: str = "zero",
@@ -162,7 +168,9 @@ def precision_at_k(
 
     Precision answers "how much of what we hand the model is noise?". The denominator is
     always ``k``, also when fewer than ``k`` docs were retrieved (trec_eval's rule): an
-    empty slot is a wasted slot, so returning less cannot raise precision.
+    empty slot is a wasted slot, so returning less cannot raise precision. With
+    ``k=None`` it is the share of the whole ranking that is relevant (trec_eval's
+    ``set_P``).
 
     Parameters
     ----------
@@ -185,18 +193,20 @@ def precision_at_k(
     >>> precision_at_k(retrieved, {"a", "b"}, 10)
     0.2
     """
-    k = check_k(k)
+    k = check_k(k, allow_none=True)
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     empty = _if_empty(q, empty_relevant, article_value=0.0)
     if empty is not None:
         return empty
+    if k is None:  # the whole ranking: the share of what was returned (trec_eval's set_P)
+        return q.hits(None) / len(q.ranking) if q.ranking else 0.0
     return q.hits(k) / k
 
 
 def hit_rate_at_k(
     retrieved: Iterable,
     relevant: Any,
-    k: int,
+    k: int | None = None,
     *,
     relevance_level: float = 1,
     empty_relevant: str = "zero",
@@ -217,7 +227,7 @@ def hit_rate_at_k(
     >>> recall_at_k(["x", "a", "y"], {"a", "b", "c"}, 2)    # recall sees the other two
     0.3333333333333333
     """
-    k = check_k(k)
+    k = check_k(k, allow_none=True)
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     empty = _if_empty(q, empty_relevant, article_value=0.0)
     if empty is not None:
@@ -322,9 +332,11 @@ def mrr(
 def dcg_at_k(
     retrieved: Iterable,
     relevant: Any,
-    k: int,
+    k: int | None = None,
     *,
     gain: str = "linear",
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
     duplicates: str = "error",
 ) -> float:
     r"""Discounted cumulative gain of the top ``k``.
@@ -335,7 +347,8 @@ def dcg_at_k(
     :math:`g` is the gain: the grade itself (``gain="linear"``, trec_eval) or
     :math:`2^{\mathrm{rel}} - 1` (``gain="exponential"``). Rank 1 is not discounted
     (:math:`\log_2 2 = 1`); rank 2 is divided by :math:`\log_2 3 \approx 1.585`.
-    Negative grades add no gain.
+    Negative grades add no gain. ``relevance_level`` and ``empty_relevant`` only say what
+    a golden set without a relevant doc scores, as for :func:`ndcg_at_k`.
 
     Examples
     --------
@@ -352,20 +365,22 @@ def dcg_at_k(
     >>> round(dcg_at_k(["x", "a"], {"a": 3}, 2, gain="exponential"), 4)
     4.4165
     """
-    k = check_k(k)
+    k = check_k(k, allow_none=True)
     check_choice(gain, GAIN_POLICIES, "gain")
-    q = _Judged(retrieved, relevant, 1, duplicates)
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
     q.check_gains(gain)
-    return math.fsum(
-        _gain(q.grades.get(doc, 0.0), gain) / math.log2(rank + 1)
-        for rank, doc in enumerate(q.ranking[:k], start=1)
-    )
+    # As nDCG: computed under "zero" (the gains ignore the level), else the policy's value.
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    return _dcg(q, q.ranking[:k] if k is not None else q.ranking, gain)
 
 
 def ndcg_at_k(
     retrieved: Iterable,
     relevant: Any,
-    k: int,
+    k: int | None = None,
     *,
     gain: str = "linear",
     relevance_level: float = 1,
@@ -402,7 +417,7 @@ def ndcg_at_k(
     >>> round(ndcg_at_k(["A", "C", "E"], {"A", "C", "E", "Z"}, 5), 4)
     0.8319
     """
-    k = check_k(k)
+    k = check_k(k, allow_none=True)
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     q.check_gains(gain)
@@ -412,12 +427,11 @@ def ndcg_at_k(
         empty = _if_empty(q, empty_relevant, article_value=1.0)
         if empty is not None:
             return empty
-    dcg = math.fsum(
-        _gain(q.grades.get(doc, 0.0), gain) / math.log2(rank + 1)
-        for rank, doc in enumerate(q.ranking[:k], start=1)
-    )
-    ideal_gains = sorted((_gain(g, gain) for g in q.grades.values()), reverse=True)[:k]
-    idcg = math.fsum(g / math.log2(rank + 1) for rank, g in enumerate(ideal_gains, start=1))
+    top = q.ranking if k is None else q.ranking[:k]
+    dcg = _dcg(q, top, gain)
+    # The ideal ranking: every judged doc, best gain first; its DCG is the best possible.
+    ideal = sorted(q.grades, key=lambda doc: _gain(q.grades[doc], gain), reverse=True)
+    idcg = _dcg(q, ideal if k is None else ideal[:k], gain)
     return dcg / idcg if idcg > 0 else 0.0
 
 

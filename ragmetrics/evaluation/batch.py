@@ -1,7 +1,9 @@
 """Many-query evaluation: every query of a run, every metric, in one call.
 
-The work happens in :mod:`ragmetrics._engine`, vectorized over all queries at once; this
-module holds the public function and its result.
+:func:`evaluate` ranks and judges the run (:mod:`ragmetrics.evaluation.engine`), then
+scores every metric through the metric table (:func:`ragmetrics.metrics.scoring.score`),
+vectorized over all queries at once; this module holds the public function, its
+result, and the warnings that come with the numbers.
 """
 
 from __future__ import annotations
@@ -11,16 +13,17 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._engine import Engine
-from ._inputs import qrels_columns, run_columns
-from .errors import (
+from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
 )
-from .policies import Conventions
-from .registry import parse_metrics
+from ..metrics.scoring import score
+from ..metrics.table import parse_metrics
+from ..policies import Conventions
+from .engine import Prepared, rank_and_judge
+from .inputs import qrels_columns, run_columns
 
 __all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
 
@@ -39,29 +42,55 @@ class Evaluation:
         policies, left out).
     conventions : Conventions
         The policies the numbers were computed under.
-    missing_from_run : tuple
-        Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``).
-    missing_from_qrels : tuple
-        Queries in the run without judgments: left out.
-    empty_relevant : tuple
+    queries_missing_from_run : tuple
+        Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``,
+        left out under ``"skip"``). Also ``missing_from_run``.
+    queries_missing_from_qrels : tuple
+        Queries in the run without judgments: left out. Also ``missing_from_qrels``.
+    queries_without_relevant : tuple
         Judged queries with no relevant doc (no grade reaches ``relevance_level``).
+        Also ``empty_relevant``.
+    counts : pandas.Series
+        How many queries each mean of ``summary`` averages: fewer than the rows of
+        ``per_query`` only where a ``"skip"`` policy left queries out.
     """
 
     per_query: pd.DataFrame
     summary: pd.Series
     conventions: Conventions
-    missing_from_run: tuple = field(default=())
-    missing_from_qrels: tuple = field(default=())
-    empty_relevant: tuple = field(default=())
+    queries_missing_from_run: tuple = field(default=())
+    queries_missing_from_qrels: tuple = field(default=())
+    queries_without_relevant: tuple = field(default=())
+
+    @property
+    def counts(self) -> pd.Series:
+        return self.per_query.notna().sum().astype("int64")
+
+    # The names of earlier versions.
+    @property
+    def missing_from_run(self) -> tuple:
+        return self.queries_missing_from_run
+
+    @property
+    def missing_from_qrels(self) -> tuple:
+        return self.queries_missing_from_qrels
+
+    @property
+    def empty_relevant(self) -> tuple:
+        return self.queries_without_relevant
 
     def __repr__(self) -> str:
-        lines = [f"Evaluation over {len(self.per_query)} queries"]
+        lines = [f"Evaluation over {_count(len(self.per_query))}"]
         width = max((len(str(n)) for n in self.summary.index), default=0)
-        lines += [f"  {name:<{width}}  {value:.4f}" for name, value in self.summary.items()]
+        counts = self.counts
+        for name, value in self.summary.items():
+            fewer = counts[name] != len(self.per_query)
+            lines.append(f"  {name:<{width}}  {value:.4f}"
+                         + (f"  (mean of {_count(int(counts[name]))})" if fewer else ""))
         for label, ids in (
-            ("missing from the run", self.missing_from_run),
-            ("missing from the qrels (left out)", self.missing_from_qrels),
-            ("with no relevant doc", self.empty_relevant),
+            ("missing from the run", self.queries_missing_from_run),
+            ("missing from the qrels (left out)", self.queries_missing_from_qrels),
+            ("with no relevant doc", self.queries_without_relevant),
         ):
             if ids:
                 shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
@@ -94,9 +123,11 @@ def evaluate(
         ``query_id``, ``doc_id`` and ``relevance`` columns; or
         ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``.
     metrics : sequence of str
-        Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``,
-        ``"mrr@10"``, ``"ndcg@10"``, ``"map"``, ``"map@100"``, ``"r_precision"``.
-        The default is the article's four at k=10.
+        Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
+        (or ``"rr"``), ``"mrr@10"``, ``"ndcg@10"``, ``"ndcg"`` (uncut), ``"dcg@10"``,
+        ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``
+        (:data:`ragmetrics.METRICS`). The default is the article's four at k=10.
+        Columns are named as asked.
     relevance_level, gain, ties, duplicates, empty_relevant, missing_from_run, order_by
         The conventions of :mod:`ragmetrics.policies`; the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
@@ -134,24 +165,27 @@ def evaluate(
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     specs = parse_metrics(names)
     columns = run_columns(run, order_by=order_by, ties=ties)
-    engine = Engine(columns, qrels_columns(qrels), conventions, specs)
-    per_query = pd.DataFrame(
-        {name: engine.metric(spec) for name, spec in zip(names, specs, strict=True)},
-        index=engine.index(),
-    )
-    per_query = per_query.iloc[engine.output_order]
-    summary = per_query.mean(axis=0, skipna=True)
+    prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
+    in_run = prepared.coverage.in_run
+    values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
+                   query_ids=prepared.judged.ids,
+                   in_run=in_run if missing_from_run == "skip" else None)
+    per_query = pd.DataFrame(dict(zip(names, values, strict=True)), index=prepared.index())
+    order = prepared.natural_order()
+    if missing_from_run == "skip":
+        order = order[in_run[order]]
+    per_query = per_query.iloc[order]
     result = Evaluation(
         per_query=per_query,
-        summary=summary,
+        summary=per_query.mean(axis=0, skipna=True),
         conventions=conventions,
-        missing_from_run=engine.ids(engine.missing_from_run),
-        missing_from_qrels=engine.unjudged,
-        empty_relevant=engine.ids(engine.empty),
+        queries_missing_from_run=prepared.ids(~in_run),
+        queries_missing_from_qrels=prepared.coverage.unjudged,
+        queries_without_relevant=prepared.ids(prepared.empty),
     )
     _warn_coverage(result)
-    _warn_empty(result, engine.n_queries, engine.max_grade)
-    _warn_if_nothing_relevant_retrieved(engine)
+    _warn_empty(result, prepared.judged.n, prepared.judged.max_grade)
+    _warn_if_nothing_relevant_retrieved(prepared)
     return result
 
 
@@ -179,12 +213,12 @@ def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10
 
 def _warn_coverage(result: Evaluation) -> None:
     parts = []
-    if result.missing_from_run:
+    if result.queries_missing_from_run:
         how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
-        n = len(result.missing_from_run)
+        n = len(result.queries_missing_from_run)
         parts.append(f"{_count(n, 'judged query', 'judged queries')} missing from the run ({how})")
-    if result.missing_from_qrels:
-        n = len(result.missing_from_qrels)
+    if result.queries_missing_from_qrels:
+        n = len(result.queries_missing_from_qrels)
         parts.append(f"{_count(n)} of the run without judgments (left out)")
     if parts:
         warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
@@ -193,7 +227,7 @@ def _warn_coverage(result: Evaluation) -> None:
 
 def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> None:
     """Say so when judged queries have no relevant doc and are scored anyway."""
-    ids, c = result.empty_relevant, result.conventions
+    ids, c = result.queries_without_relevant, result.conventions
     if not ids or c.empty_relevant not in ("zero", "article"):
         return
     n = len(ids)
@@ -212,16 +246,17 @@ def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> N
                   "queries out)", EmptyRelevantWarning, stacklevel=3)
 
 
-def _warn_if_nothing_relevant_retrieved(engine) -> None:
+def _warn_if_nothing_relevant_retrieved(prepared: Prepared) -> None:
     """Say so when queries with relevant docs were answered, and never with one of them.
 
     A retriever that bad is rare; ids written two ways (``"d1"`` and ``"doc-d1"``,
     another case, other whitespace) are not, and they score 0 without any error.
     """
-    answered = engine.in_run & ~engine.empty
-    if not answered.any() or engine.row_rel.any() or not len(engine.row_q):
+    answered = prepared.coverage.in_run & ~prepared.empty
+    ranked = prepared.ranked
+    if not answered.any() or ranked.relevant.any() or not len(ranked):
         return
-    depth = "" if engine.depth is None else f" in the top {engine.depth}"
+    depth = "" if prepared.depth is None else f" in the top {prepared.depth}"
     n = int(answered.sum())
     warnings.warn(
         f"no relevant doc was retrieved{depth} for any of the {_count(n)} that have one: "

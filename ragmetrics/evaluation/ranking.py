@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..metrics.ranked import ranks_within
+
 
 @dataclass
 class RankedRows:
@@ -263,12 +265,6 @@ def _ties_below(ranked_score, starts, sizes, depth: int) -> np.ndarray:
         extra[active] += 1
         offset += 1
     return extra
-
-
-def ranks_within(lengths: np.ndarray) -> np.ndarray:
-    """0, 1, ..., n-1 for each group length n, concatenated."""
-    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    return np.arange(int(lengths.sum())) - offsets
 
 
 def groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -187,3 +187,11 @@ def check_id_kinds(retrieved: list, grades: Grades, *, where: str = "") -> None:
         "ids of different kinds are refused, since '42' never equals 42 and every metric "
         "would silently be 0. Convert one side, e.g. [str(x) for x in retrieved]."
     )
+
+
+def no_relevant_doc(grades: Grades, relevance_level: float) -> InputValueError:
+    """The error for a golden set without a relevant doc, under ``empty_relevant="error"``."""
+    return InputValueError(
+        f"the golden set {grades!r} has no relevant doc (no grade reaches relevance_level "
+        f"{relevance_level!r}); pass empty_relevant='zero', 'article' or 'skip' to score it"
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._inputs import check_ids
+from .inputs import check_ids
 
 
 @dataclass
