@@ -503,3 +503,21 @@ def test_progress_reaches_its_total_when_claims_are_resampled_further():
     assert calls[-1][0] == calls[-1][1]
     assert calls[-1][1] % 500 == 0
     assert calls[-1][1] > 2 * 500  # the extra passes are counted
+
+
+def test_the_command_line_passes_alpha_and_confidence_apart(capsys):
+    # `ragmetrics evaluate` hands --alpha, --confidence and --max-resamples to compare().
+    from ragmetrics.cli import main
+
+    data = Path(__file__).parent / "data" / "cli"
+    args = ["evaluate", str(data / "golden.csv"), str(data / "bm25.csv"),
+            str(data / "dense.jsonl"), "--metrics", "mrr,recall@5", "--resamples", "300"]
+    assert main([*args, "--alpha", "0.01", "--confidence", "0.9",
+                 "--max-resamples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("30 queries, 2 systems; mean [90% bootstrap interval]")
+    assert "difference [95% CI each, 90% together]" in out
+    assert "alpha=0.01" in out
+    assert "the verdicts are at alpha = 0.01 and the intervals at confidence 0.9" in out
+    assert main([*args, "--alpha", "1.5"]) == 2
+    assert "alpha must be between 0 and 1" in capsys.readouterr().err
