@@ -671,9 +671,13 @@ def _tests(names, metrics, specs, per_query, differences, means, decisions, leve
                "wins", "ties", "losses", "n_queries"]
     frame = pd.DataFrame(rows, columns=columns)
     frame.index = pd.MultiIndex.from_tuples(index, names=["metric", "system"])
+    numbers = ["baseline_mean", "mean", "difference", "low", "high", "p_randomization",
+               "p_mc_error", "p_adjusted", "p_t_test", "t", "df", "effect_size"]
+    # Typed even when empty (one system: no row), so a column of numbers is one.
     return frame.astype({"wins": np.int64, "ties": np.int64, "losses": np.int64,
                          "n_queries": np.int64, "n_patterns": np.int64, "exact": bool,
-                         "significant": bool, "decided": bool})
+                         "significant": bool, "decided": bool,
+                         **dict.fromkeys(numbers, np.float64)})
 
 
 def _verdict(row, system: str, baseline: str, higher_is_better: bool) -> str:

@@ -277,6 +277,8 @@ def test_one_system_has_no_tests(runs_and_qrels):
     out = compare({"base": runs["base"]}, qrels, METRICS, n_resamples=100)
     assert out.tests.empty
     assert "p_adjusted" in out.tests.columns
+    assert out.tests["difference"].dtype == np.float64  # typed, even without a row
+    assert out.tests["decided"].dtype == bool
     with pytest.raises(ValueError, match="needs two systems"):
         out.queries_that_differ_most("mrr")
 
