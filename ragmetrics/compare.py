@@ -729,10 +729,12 @@ def _reach_warnings(tests: pd.DataFrame, decisions) -> list[str]:
         smallest = float(decisions.smallest_adjusted[not_now].min())
         factor = m if correction == "holm" else 1
         enough = int(math.ceil(10 * factor / alpha / 100) * 100)
+        which = ("no difference could be significant" if not_now.sum() == m else
+                 f"{_claims(tests, not_now)} could not be significant")
         found.append(
             f"with {b} resamples the smallest p a sampled sign-flip test can give is "
             f"1/{b + 1} = {1 / (b + 1):.4g}{_raised(correction, m, smallest)}: not below "
-            f"alpha = {alpha:g}, so at this setting no difference could be significant; "
+            f"alpha = {alpha:g}, so at this setting {which}; "
             f"claims near alpha were resampled further (up to {decisions.max_resamples} "
             f"sign patterns each), but ask for at least {enough} resamples"
         )
