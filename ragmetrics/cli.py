@@ -118,11 +118,18 @@ def _build_parser() -> argparse.ArgumentParser:
                      "space in it shifts every field), or ignore what follows the run "
                      "name, as trec_eval does (default: %(default)s)")
     stats = cmd.add_argument_group("statistics")
+    stats.add_argument("--alpha", metavar="A", type=float, default=0.05,
+                       help="significance level of the verdicts, after the correction "
+                       "(default: %(default)s)")
     stats.add_argument("--confidence", metavar="C", type=float, default=0.95,
-                       help="confidence level of the intervals (default: %(default)s)")
+                       help="confidence level of the intervals; the difference intervals "
+                       "are at the level of the correction (default: %(default)s)")
     stats.add_argument("--resamples", metavar="N", type=int, default=10_000,
                        help="bootstrap resamples and randomization patterns "
                        "(default: %(default)s)")
+    stats.add_argument("--max-resamples", metavar="N", type=int, default=None,
+                       help="the most randomization patterns for a verdict within Monte "
+                       "Carlo error of alpha (default: 32 x --resamples)")
     stats.add_argument("--seed", metavar="S", type=int, default=0,
                        help="random seed (default: %(default)s)")
     stats.add_argument("--correction", choices=CORRECTIONS, default="holm",
@@ -273,8 +280,10 @@ def _evaluate(args) -> int:
         qrels,
         metrics,
         baseline=args.baseline,
+        alpha=args.alpha,
         confidence=args.confidence,
         n_resamples=args.resamples,
+        max_resamples=args.max_resamples,
         seed=args.seed,
         correction=args.correction,
         progress=_progress_line(sys.stderr) if sys.stderr.isatty() else None,

@@ -3,13 +3,20 @@
 :func:`compare` evaluates every system with :func:`ragmetrics.evaluate` on the same
 judged queries, then, for every metric:
 
-- each system's mean with a bootstrap interval (:func:`ragmetrics.stats.bootstrap_means`);
+- each system's mean with a bootstrap interval (:func:`ragmetrics.stats.bootstrap_interval`:
+  Student's t, widened where the bootstrap means reach further; within the metric's range);
 - each system against the baseline: the mean difference with a paired bootstrap
-  interval, the paired randomization test and the paired t-test, Cohen's d and the
-  wins/ties/losses, and a p-value corrected for the number of claims (every metric x
-  every pair), from which a verdict follows.
+  interval, the paired randomization test (with its Monte Carlo error) and the paired
+  t-test, the effect size d_z and the wins/ties/losses, and a p-value corrected for the
+  number of claims (every metric x every pair), from which a verdict follows
+  (:func:`ragmetrics.stats.randomization_verdicts`: a verdict within Monte Carlo error of
+  ``alpha`` is resampled further, or called undecided).
 
-All systems and metrics share one resampling pass: one matrix of resampled query counts
+Two levels, kept apart: ``alpha``, the significance level of the verdicts, and
+``confidence``, the level of the intervals. The difference intervals are at the level
+of the correction, so that they agree with the verdicts (see :func:`compare`).
+
+All systems and metrics share one bootstrap pass: one matrix of resampled query counts
 times one matrix of per-query values. The numbers are those of the single-metric
 functions of :mod:`ragmetrics.stats` with the same seed.
 """
@@ -38,33 +45,33 @@ from .evaluation import Evaluation, check_judgments, evaluate
 from .metrics.table import parse_metrics
 from .policies import Conventions
 from .stats import (
+    CORRECTIONS,
+    MAX_RESAMPLES_FACTOR,
+    _check_alpha,
     _check_confidence,
+    _check_correction,
     _check_positive_int,
     _check_progress,
     _check_seed,
-    _percentile_interval,
-    benjamini_hochberg,
+    bootstrap_interval,
     bootstrap_means,
-    holm,
+    finite_column_groups,
+    paired_differences,
     paired_effect_size,
     paired_t_test,
-    randomization_p_values,
+    randomization_verdicts,
     sample_size_warnings,
 )
 
-__all__ = ["CORRECTIONS", "DEFAULT_CUTOFFS", "Comparison", "compare", "default_metrics"]
+__all__ = ["CORRECTIONS", "DEFAULT_CUTOFFS", "UNDECIDED", "Comparison", "compare",
+           "default_metrics"]
 
 #: The cut-offs of the default metrics.
 DEFAULT_CUTOFFS = (5, 10, 20)
 
-#: How p-values are corrected for the number of claims (metrics x pairs):
-#:
-#: - ``"holm"``: Holm's step-down method, family-wise error rate (no false "better" at all,
-#:   with probability 1 - alpha);
-#: - ``"bh"``: Benjamini-Hochberg, false discovery rate (a share alpha of the "better"s
-#:   may be false), for screening;
-#: - ``"none"``: no correction (each claim alone).
-CORRECTIONS = ("holm", "bh", "none")
+#: The verdict of a claim whose corrected p-value stayed within Monte Carlo error of
+#: ``alpha`` up to the resampling cap (:func:`ragmetrics.stats.randomization_verdicts`).
+UNDECIDED = "undecided: p within Monte Carlo error of alpha"
 
 _POLICIES = ("relevance_level", "gain", "ties", "duplicates", "empty_relevant", "missing_from_run",
              "order_by")
@@ -107,22 +114,27 @@ class Comparison:
     ----------
     summary : pandas.DataFrame
         Index (``metric``, ``system``); columns ``mean``, ``low``, ``high`` (the bootstrap
-        interval) and ``n_queries`` (queries with a value).
+        interval at level ``confidence``) and ``n_queries`` (queries with a value).
     tests : pandas.DataFrame
         Index (``metric``, ``system``), one row per metric and non-baseline system;
         columns ``baseline``, ``baseline_mean``, ``mean``, ``difference`` (system minus
-        baseline) with its paired bootstrap interval ``low``, ``high``;
-        ``p_randomization`` (and ``exact``), ``p_t_test`` with ``t`` and ``df``,
-        ``effect_size`` (Cohen's d, paired), ``wins``, ``ties``, ``losses`` (queries
-        where the system is above, equal to, below the baseline), ``p_adjusted`` (the
-        randomization p corrected over all rows), ``significant`` (``p_adjusted`` below
-        ``1 - confidence`` and a non-zero difference), ``verdict`` ("<system> better" or
-        "no significant difference") and ``n_queries``.
+        baseline) with its paired bootstrap interval ``low``, ``high`` (at level
+        ``difference_confidence``, see :func:`compare`); ``p_randomization`` with its
+        Monte Carlo standard error ``p_mc_error`` (0 when exact); ``p_adjusted`` (the
+        randomization p corrected over all rows); ``significant`` (decided,
+        ``p_adjusted`` below ``alpha`` and a non-zero difference); ``decided`` (False when
+        the verdict stayed within Monte Carlo error of ``alpha``); ``verdict``
+        ("<system> better", "no significant difference" or :data:`UNDECIDED`);
+        ``exact`` and ``n_patterns`` (the sign patterns behind the p-value); ``p_t_test``
+        with ``t`` and ``df``; ``effect_size``, the paired standardized difference d_z
+        (:class:`ragmetrics.stats.EffectSize`); ``wins``, ``ties``, ``losses`` (queries
+        where the system is above, equal to, below the baseline) and ``n_queries``.
     per_query : dict of str to pandas.DataFrame
         Each system's per-query values, all on the same query index.
     warnings : tuple of str
         What the numbers need to be read with: too few queries, one metric alone,
-        queries missing from a run.
+        queries missing from a run, a configuration that cannot reach significance, an
+        interval that disagrees with its verdict.
     conventions : Conventions
         The policies every system was evaluated under.
     systems : tuple of str
@@ -130,8 +142,17 @@ class Comparison:
     baseline : str
     metrics : tuple of str
     confidence : float
+        The level of each system's mean interval.
     n_resamples, seed : int
     correction : str
+    alpha : float
+        The significance level of the verdicts, after the correction.
+    difference_confidence : float
+        The level of each difference interval (the family level of the correction).
+    max_resamples : int
+        The most sign patterns a claim near ``alpha`` could get.
+    interval_method : str
+        One of :data:`ragmetrics.stats.INTERVAL_METHODS`.
     evaluations : dict of str to Evaluation
         The raw result of :func:`ragmetrics.evaluate` for each system.
     """
@@ -148,6 +169,10 @@ class Comparison:
     n_resamples: int
     seed: int
     correction: str
+    alpha: float
+    difference_confidence: float
+    max_resamples: int
+    interval_method: str
     evaluations: dict
 
     @property
@@ -264,8 +289,10 @@ def compare(
     metrics: Sequence[str] | None = None,
     *,
     baseline: str | None = None,
+    alpha: float = 0.05,
     confidence: float = 0.95,
     n_resamples: int = 10_000,
+    max_resamples: int | None = None,
     seed: int = 0,
     correction: str = "holm",
     progress: Callable[[int, int], object] | None = None,
@@ -287,20 +314,36 @@ def compare(
         to the warnings.
     baseline : str, optional
         The system the others are tested against; by default the first.
+    alpha : float, default 0.05
+        The significance level of the verdicts: a claim is significant when its
+        corrected randomization p-value is below ``alpha``.
     confidence : float, default 0.95
-        Of the bootstrap intervals; ``1 - confidence`` is the significance level of the
-        verdicts.
+        The level of the intervals. Each system's mean interval is at ``confidence``.
+        The difference intervals sit beside corrected verdicts, so they are at the level
+        of the correction over the ``m`` claims: ``1 - (1 - confidence) / m`` each for
+        ``"holm"`` (Bonferroni: all ``m`` intervals together cover with probability
+        ``confidence``), ``1 - R (1 - confidence) / m`` for ``"bh"`` with ``R`` claims
+        found significant (at least 1; Benjamini & Yekutieli's false coverage rate,
+        JASA 2005), ``confidence`` for ``"none"``. With ``alpha = 1 - confidence`` an
+        interval then excludes 0 where its verdict is significant, but for the rows where
+        the two procedures differ near the threshold (those are named in the warnings).
     n_resamples : int, default 10_000
         Bootstrap resamples, and sign patterns of the randomization test (which is exact,
         all ``2**n`` patterns, up to :data:`ragmetrics.stats.EXACT_MAX_QUERIES` queries).
+    max_resamples : int, optional
+        The most sign patterns a claim within Monte Carlo error of ``alpha`` may get
+        (:func:`ragmetrics.stats.randomization_verdicts`); default
+        :data:`ragmetrics.stats.MAX_RESAMPLES_FACTOR` (32) x ``n_resamples``.
+        Pass ``n_resamples`` to turn the extra resampling off.
     seed : int, default 0
     correction : {"holm", "bh", "none"}, default "holm"
-        See :data:`CORRECTIONS`; applied to the randomization p-values of all rows of
-        ``.tests``.
+        See :data:`ragmetrics.stats.CORRECTIONS`; applied to the randomization p-values of
+        all rows of ``.tests``.
     progress : callable(done, total), optional
         Called as resampling advances; ``done`` reaches ``total`` at the end. ``total``
         counts resamples over every pass (the bootstrap, then the randomization test), so
-        it is a multiple of ``n_resamples``.
+        it is a multiple of ``n_resamples``; it grows when an undecided claim is
+        resampled further.
     **policies
         ``relevance_level``, ``gain``, ``ties``, ``duplicates``, ``empty_relevant``,
         ``missing_from_run``: the conventions of :func:`ragmetrics.evaluate`. Under a
@@ -329,12 +372,14 @@ def compare(
     recall@1  old       0.0000
               new       0.6667
     Name: mean, dtype: float64
-    >>> tests = result.tests[["difference", "p_adjusted", "verdict"]]
+    >>> tests = result.tests[["difference", "low", "p_adjusted", "verdict"]]
     >>> tests.round(4)  # doctest: +NORMALIZE_WHITESPACE
-                     difference  p_adjusted     verdict
+                     difference     low  p_adjusted     verdict
     metric   system
-    mrr      new         0.3333      0.0004  new better
-    recall@1 new         0.6667      0.0004  new better
+    mrr      new         0.3333  0.2299      0.0004  new better
+    recall@1 new         0.6667  0.4597      0.0004  new better
+    >>> result.difference_confidence        # 2 claims under Holm: 1 - 0.05 / 2 each
+    0.975
     >>> result.warnings
     ()
     """
@@ -349,12 +394,18 @@ def compare(
         [metrics] if isinstance(metrics, str) else list(metrics)
     )
     specs = parse_metrics(metric_names)
+    alpha = _check_alpha(alpha)
     confidence = _check_confidence(confidence)
     n_resamples = _check_positive_int(n_resamples, "n_resamples")
+    if max_resamples is None:
+        max_resamples = MAX_RESAMPLES_FACTOR * n_resamples
+    max_resamples = _check_positive_int(max_resamples, "max_resamples")
+    if max_resamples < n_resamples:
+        raise InputValueError(
+            f"max_resamples ({max_resamples}) must be at least n_resamples ({n_resamples})"
+        )
     seed = _check_seed(seed)
-    if correction not in CORRECTIONS:
-        valid = ", ".join(repr(c) for c in CORRECTIONS)
-        raise InputValueError(f"correction must be one of {valid}; got {correction!r}")
+    correction = _check_correction(correction)
     progress = _check_progress(progress)
     unknown = sorted(set(policies) - set(_POLICIES))
     if unknown:
@@ -376,17 +427,26 @@ def compare(
     pairs = names[1:]
     base = values[:, :n_metrics]
     differences = np.column_stack(
-        [values[:, (i + 1) * n_metrics : (i + 2) * n_metrics] - base for i in range(len(pairs))]
+        [paired_differences(base, values[:, (i + 1) * n_metrics : (i + 2) * n_metrics])
+         for i in range(len(pairs))]
     ) if pairs else np.empty((n_queries, 0))
+    low_bound = np.array([spec.info.lower_bound for spec in specs])
+    high_bound = np.array([spec.info.upper_bound for spec in specs])
+    value_bounds = (np.tile(low_bound, len(names)), np.tile(high_bound, len(names)))
+    spread = high_bound - low_bound
+    difference_bounds = (np.tile(-spread, len(pairs)), np.tile(spread, len(pairs)))
 
-    boot_values, boot_differences, p_random, exact = _resample(
-        values, differences, n_metrics, n_resamples, seed, confidence, progress
+    tracker = _Progress(progress, n_resamples)
+    value_means, difference_means = _bootstrap(values, differences, n_metrics, n_resamples,
+                                               seed, tracker)
+    summary = _summary(names, metric_names, values, value_means, confidence, value_bounds)
+    decisions = randomization_verdicts(
+        differences, alpha=alpha, correction=correction, n_resamples=n_resamples,
+        max_resamples=max_resamples, seed=seed, progress=tracker.rest(),
     )
-    summary = _summary(names, metric_names, values, boot_values)
-    tests = _tests(
-        names, metric_names, specs, per_query, differences, boot_differences,
-        p_random, exact, confidence, correction,
-    )
+    level = _difference_level(decisions, confidence, correction)
+    tests = _tests(names, metric_names, specs, per_query, differences, difference_means,
+                   decisions, level, difference_bounds)
 
     counts = np.isfinite(values).sum(axis=0)
     smallest = int(counts.min()) if counts.size else 0
@@ -394,6 +454,8 @@ def compare(
     if len({spec.name for spec in specs}) == 1:
         found.append(ONE_METRIC_NOTE)
     found += notes
+    found += _reach_warnings(tests, decisions)
+    found += _agreement_warnings(tests, alpha, confidence, correction, level)
     return Comparison(
         summary=summary,
         tests=tests,
@@ -407,6 +469,10 @@ def compare(
         n_resamples=n_resamples,
         seed=seed,
         correction=correction,
+        alpha=alpha,
+        difference_confidence=level,
+        max_resamples=max_resamples,
+        interval_method="expanded_t",
         evaluations=evaluations,
     )
 
@@ -481,43 +547,42 @@ def _aligned(evaluations: dict[str, Evaluation]) -> dict[str, pd.DataFrame]:
     return {name: ev.per_query.reindex(index) for name, ev in evaluations.items()}
 
 
-def _groups(matrix: np.ndarray) -> list[tuple[np.ndarray, list[int]]]:
-    """Columns grouped by the rows where they are finite (one group without 'skip')."""
-    finite = np.isfinite(matrix)
-    groups: dict[bytes, list[int]] = {}
-    for j in range(matrix.shape[1]):
-        groups.setdefault(finite[:, j].tobytes(), []).append(j)
-    return [(finite[:, cols[0]], cols) for cols in groups.values()]
-
-
-def _count_groups(matrix: np.ndarray) -> int:
-    return sum(1 for rows, _ in _groups(matrix) if rows.any())
-
-
 class _Progress:
-    """One callback over several resampling passes: ``done`` runs from 0 to ``total``."""
+    """One callback over the bootstrap passes, then the randomization test.
 
-    def __init__(self, callback, n_resamples: int, passes: int) -> None:
+    ``done`` runs from 0 to ``total``; the randomization test may add passes (claims
+    resampled further), and ``total`` grows with them.
+    """
+
+    def __init__(self, callback, n_resamples: int) -> None:
         self.callback = callback
         self.n_resamples = n_resamples
-        self.total = n_resamples * passes
+        self.total = 0
         self.offset = 0
 
+    def plan(self, passes: int) -> None:
+        self.total = passes * self.n_resamples
+
     def step(self):
+        offset = self.offset
+        self.offset += self.n_resamples
+        if self.callback is None:
+            return None
+        return lambda done, _total: self.callback(offset + done, self.total)
+
+    def rest(self):
+        """The callback of the last stage, which knows its own (growing) total."""
         if self.callback is None:
             return None
         offset = self.offset
-        self.offset += self.n_resamples
-        return lambda done, _total: self.callback(offset + done, self.total)
+        return lambda done, total: self.callback(offset + done, offset + total)
 
 
-def _resample(values, differences, n_metrics, n_resamples, seed, confidence, progress):
-    """Bootstrap intervals of every column of ``values`` and ``differences``, and the
-    randomization p-values of every difference.
+def _bootstrap(values, differences, n_metrics, n_resamples, seed, tracker):
+    """Bootstrap means of every column of ``values`` and of ``differences``.
 
     ``values`` holds one column per (system, metric), system-major; ``differences`` one
     per (other system, metric), each minus the baseline's column of the same metric.
-    Returns (mean, low, high) rows for each, the p-values and whether each is exact.
     """
     # A difference's bootstrap means are those of its two columns, subtracted, whenever
     # both columns are defined on the same queries (always, without a "skip" policy):
@@ -528,9 +593,9 @@ def _resample(values, differences, n_metrics, n_resamples, seed, confidence, pro
         for j in range(differences.shape[1])
     ]
     separate = [j for j, ok in enumerate(derived) if not ok]
-    passes = (_count_groups(values) + _count_groups(differences[:, separate])
-              + _count_groups(differences))
-    tracker = _Progress(progress, n_resamples, passes)
+    tracker.plan(len(finite_column_groups(values))
+                 + len(finite_column_groups(differences[:, separate]))
+                 + len(finite_column_groups(differences)))
 
     value_means = _grouped_means(values, n_resamples, seed, tracker)
     difference_means = np.full((n_resamples, differences.shape[1]), np.nan)
@@ -540,68 +605,49 @@ def _resample(values, differences, n_metrics, n_resamples, seed, confidence, pro
         difference_means[:, separate] = _grouped_means(
             differences[:, separate], n_resamples, seed, tracker
         )
-    p_random, exact = _grouped_randomization(differences, n_resamples, seed, tracker)
-    return (
-        _point_and_interval(values, value_means, confidence),
-        _point_and_interval(differences, difference_means, confidence),
-        p_random,
-        exact,
-    )
+    return value_means, difference_means
 
 
 def _grouped_means(matrix, n_resamples, seed, tracker) -> np.ndarray:
     """Bootstrap means (resamples x columns); each group of columns resampled on its rows."""
     out = np.full((n_resamples, matrix.shape[1]), np.nan)
-    for rows, cols in _groups(matrix):
-        if rows.any():
-            out[:, cols] = bootstrap_means(matrix[rows][:, cols], n_resamples=n_resamples,
-                                           seed=seed, progress=tracker.step())
+    for rows, cols in finite_column_groups(matrix):
+        out[:, cols] = bootstrap_means(matrix[rows][:, cols], n_resamples=n_resamples,
+                                       seed=seed, progress=tracker.step())
     return out
 
 
-def _point_and_interval(matrix, means, confidence) -> np.ndarray:
-    """Rows: the mean over the finite values, and the low and high ends of the interval."""
-    out = np.full((3, matrix.shape[1]), np.nan)
-    has = np.isfinite(matrix).any(axis=0)
-    if has.any():
-        out[0, has] = np.nanmean(matrix[:, has], axis=0)
-        out[1, has], out[2, has] = _percentile_interval(means[:, has], confidence)
-    return out
-
-
-def _grouped_randomization(differences, n_resamples, seed, tracker):
-    p = np.full(differences.shape[1], np.nan)
-    exact = np.zeros(differences.shape[1], dtype=bool)
-    for rows, cols in _groups(differences):
-        if not rows.any():
-            continue
-        p[cols], exact[cols] = randomization_p_values(
-            differences[rows][:, cols], n_resamples=n_resamples, seed=seed,
-            progress=tracker.step(),
-        )
-    return p, exact
-
-
-def _summary(names, metrics, values, boot) -> pd.DataFrame:
+def _summary(names, metrics, values, means, confidence, bounds) -> pd.DataFrame:
     index = pd.MultiIndex.from_tuples(
         [(m, s) for m in metrics for s in names], names=["metric", "system"]
     )
+    counts = np.isfinite(values).sum(axis=0)
+    mean = np.full(values.shape[1], np.nan)
+    mean[counts > 0] = np.nanmean(values[:, counts > 0], axis=0)
+    low, high = bootstrap_interval(values, means, confidence=confidence, bounds=bounds)
     # values are system-major (system 0's metrics, then system 1's, ...): metric-major here.
     column = [i * len(metrics) + j for j in range(len(metrics)) for i in range(len(names))]
     return pd.DataFrame(
-        {
-            "mean": boot[0, column],
-            "low": boot[1, column],
-            "high": boot[2, column],
-            "n_queries": np.isfinite(values).sum(axis=0)[column],
-        },
+        {"mean": mean[column], "low": low[column], "high": high[column],
+         "n_queries": counts[column]},
         index=index,
     )
 
 
-def _tests(names, metrics, specs, per_query, differences, boot, p_random, exact, confidence,
-           correction) -> pd.DataFrame:
+def _difference_level(decisions, confidence: float, correction: str) -> float:
+    """The level of each difference interval: the family level of the correction."""
+    m = int(np.isfinite(decisions.p_value).sum())
+    if correction == "none" or m == 0:
+        return confidence
+    claims = 1 if correction == "holm" else max(int(decisions.significant.sum()), 1)
+    return 1.0 - claims * (1.0 - confidence) / m
+
+
+def _tests(names, metrics, specs, per_query, differences, means, decisions, level,
+           bounds) -> pd.DataFrame:
     baseline, pairs = names[0], names[1:]
+    if pairs:
+        low, high = bootstrap_interval(differences, means, confidence=level, bounds=bounds)
     rows, index = [], []
     for j, (metric, spec) in enumerate(zip(metrics, specs, strict=True)):
         for i, system in enumerate(pairs):
@@ -614,53 +660,131 @@ def _tests(names, metrics, specs, per_query, differences, boot, p_random, exact,
                 "baseline": baseline,
                 "baseline_mean": float(a.mean()) if len(a) else math.nan,
                 "mean": float(b.mean()) if len(b) else math.nan,
-                "difference": boot[0, column],
-                "low": boot[1, column],
-                "high": boot[2, column],
-                "p_randomization": p_random[column],
-                "exact": bool(exact[column]),
+                "difference": float(d[both].mean()) if both.any() else math.nan,
+                "low": low[column],
+                "high": high[column],
+                "p_randomization": decisions.p_value[column],
+                "p_mc_error": decisions.mc_error[column],
+                "p_adjusted": decisions.p_adjusted[column],
+                "significant": bool(decisions.significant[column]),
+                "decided": bool(decisions.decided[column]),
+                "exact": bool(decisions.exact[column]),
+                "n_patterns": int(decisions.n_patterns[column]),
                 "p_t_test": math.nan, "t": math.nan, "df": math.nan,
                 "effect_size": math.nan, "wins": 0, "ties": 0, "losses": 0,
                 "n_queries": int(both.sum()),
-                "higher_is_better": spec.info.higher_is_better,
             }
+            row["verdict"] = _verdict(row, system, baseline, spec.info.higher_is_better)
             if len(a):
                 t_test, effect = paired_t_test(a, b), paired_effect_size(a, b)
                 row.update(p_t_test=t_test.p_value, t=t_test.statistic, df=t_test.df,
-                           effect_size=effect.cohens_d, wins=effect.wins, ties=effect.ties,
+                           effect_size=effect.d_z, wins=effect.wins, ties=effect.ties,
                            losses=effect.losses)
             rows.append(row)
             index.append((metric, system))
     columns = ["baseline", "baseline_mean", "mean", "difference", "low", "high",
-               "p_randomization", "exact", "p_t_test", "t", "df", "effect_size", "wins",
-               "ties", "losses", "n_queries"]
-    frame = pd.DataFrame(rows, columns=[*columns, "higher_is_better"])
+               "p_randomization", "p_mc_error", "p_adjusted", "significant", "decided",
+               "verdict", "exact", "n_patterns", "p_t_test", "t", "df", "effect_size",
+               "wins", "ties", "losses", "n_queries"]
+    frame = pd.DataFrame(rows, columns=columns)
     frame.index = pd.MultiIndex.from_tuples(index, names=["metric", "system"])
-    frame = frame.astype({"wins": np.int64, "ties": np.int64, "losses": np.int64,
-                          "n_queries": np.int64, "exact": bool})
-    p_adjusted = _adjust(frame["p_randomization"].to_numpy(np.float64), correction)
-    frame["p_adjusted"] = p_adjusted
-    # NaN < alpha is False: an untested row is never significant.
-    frame["significant"] = (p_adjusted < 1.0 - confidence) & (frame["difference"] != 0)
-    frame["verdict"] = [_verdict(row, baseline) for row in frame.itertuples()]
-    return frame[[*columns[:7], "p_adjusted", "significant", "verdict", *columns[7:]]]
+    numbers = ["baseline_mean", "mean", "difference", "low", "high", "p_randomization",
+               "p_mc_error", "p_adjusted", "p_t_test", "t", "df", "effect_size"]
+    # Typed even when empty (one system: no row), so a column of numbers is one.
+    return frame.astype({"wins": np.int64, "ties": np.int64, "losses": np.int64,
+                         "n_queries": np.int64, "n_patterns": np.int64, "exact": bool,
+                         "significant": bool, "decided": bool,
+                         **dict.fromkeys(numbers, np.float64)})
 
 
-def _adjust(p: np.ndarray, correction: str) -> np.ndarray:
-    out = p.copy()
-    finite = np.isfinite(p)
-    if correction == "none" or not finite.any():
-        return out
-    adjust = holm if correction == "holm" else benjamini_hochberg
-    out[finite] = adjust(p[finite])
-    return out
-
-
-def _verdict(row, baseline: str) -> str:
-    if not np.isfinite(row.p_adjusted):
+def _verdict(row, system: str, baseline: str, higher_is_better: bool) -> str:
+    if not np.isfinite(row["p_adjusted"]):
         return "not tested (no query with both values)"
-    if not row.significant:
+    if not row["decided"]:
+        return UNDECIDED
+    if not row["significant"]:
         return "no significant difference"
-    system = row.Index[1]
-    winner = system if (row.difference > 0) == row.higher_is_better else baseline
+    winner = system if (row["difference"] > 0) == higher_is_better else baseline
     return f"{winner} better"
+
+
+def _claims(tests: pd.DataFrame, mask) -> str:
+    shown = [f"{metric} ({system})" for metric, system in tests.index[mask]]
+    return ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
+
+
+def _raised(correction: str, m: int, adjusted: float) -> str:
+    if correction == "holm" and m > 1:
+        return f", and Holm over {m} claims raises the smallest adjusted p to {adjusted:.4g}"
+    return ""
+
+
+def _reach_warnings(tests: pd.DataFrame, decisions) -> list[str]:
+    """Configurations under which a claim cannot be significant, whatever the data."""
+    alpha, correction = decisions.alpha, decisions.correction
+    tested = np.isfinite(decisions.p_value)
+    m = int(tested.sum())
+    never = tested & (decisions.smallest_adjusted_at_cap >= alpha)
+    not_now = tested & ~never & (decisions.smallest_adjusted >= alpha)
+    found = []
+    if never.any():
+        exact = never & decisions.exact
+        if exact.any():
+            n = int(tests["n_queries"].to_numpy()[exact].min())
+            why = (f"with {n} {'query' if n == 1 else 'queries'} the exact sign-flip test's "
+                   f"smallest two-sided p is 2/2^{n} = {min(1.0, 2.0 ** (1 - n)):.4g}")
+        else:
+            cap = decisions.max_resamples
+            why = f"with at most {cap} sign patterns the smallest p is 1/{cap + 1}"
+        which = ("no difference can be significant" if never.sum() == m else
+                 f"{_claims(tests, never)} cannot be significant")
+        smallest = float(decisions.smallest_adjusted_at_cap[never].min())
+        found.append(f"{why}{_raised(correction, m, smallest)}: not below alpha = "
+                     f"{alpha:g}, so {which}, whatever the data")
+    if not_now.any():
+        b = decisions.n_resamples
+        smallest = float(decisions.smallest_adjusted[not_now].min())
+        factor = m if correction == "holm" else 1
+        enough = int(math.ceil(10 * factor / alpha / 100) * 100)
+        which = ("no difference could be significant" if not_now.sum() == m else
+                 f"{_claims(tests, not_now)} could not be significant")
+        found.append(
+            f"with {b} resamples the smallest p a sampled sign-flip test can give is "
+            f"1/{b + 1} = {1 / (b + 1):.4g}{_raised(correction, m, smallest)}: not below "
+            f"alpha = {alpha:g}, so at this setting {which}; "
+            f"claims near alpha were resampled further (up to {decisions.max_resamples} "
+            f"sign patterns each), but ask for at least {enough} resamples"
+        )
+    return found
+
+
+def _agreement_warnings(tests, alpha, confidence, correction, level) -> list[str]:
+    """Where an interval and its verdict say different things, say so."""
+    if not len(tests):
+        return []
+    if not math.isclose(alpha, 1.0 - confidence, rel_tol=1e-9, abs_tol=1e-12):
+        return [(f"the verdicts are at alpha = {alpha:g} and the intervals at confidence "
+                f"{confidence:g}: an interval may exclude 0 beside 'no significant "
+                "difference', or include it beside a significant verdict (set alpha = 1 - "
+                "confidence for intervals that match the verdicts)")]
+    excludes = ((tests["low"] > 0) | (tests["high"] < 0)).to_numpy()
+    judged = (tests["decided"] & np.isfinite(tests["p_adjusted"])).to_numpy()
+    significant = tests["significant"].to_numpy()
+    found = []
+    if correction == "holm":
+        why = ("Holm's step-down test finds more than Bonferroni intervals exclude, and a "
+               "bootstrap interval and a randomization test differ near the threshold")
+    else:
+        why = "a bootstrap interval and a randomization test differ near the threshold"
+    for mask, says in (
+        (judged & excludes & ~significant, ("excludes 0, but the verdict is 'no "
+                                            "significant difference'")),
+        (judged & ~excludes & significant, "includes 0, but the verdict is significant"),
+    ):
+        if mask.any():
+            found.append(
+                f"interval and verdict disagree on {_claims(tests, mask)}: the "
+                f"{level * 100:.4g}% difference interval {says} ({why}): read such a claim "
+                "as borderline"
+            )
+    return found

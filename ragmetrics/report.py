@@ -80,18 +80,36 @@ _SYSTEM_COLORS = [PALETTE[c] for c in ("blue", "orange", "green", "purple", "ver
 # -- the numbers as tables of text ----------------------------------------------------
 
 
+def _not_finite(value: float) -> str:
+    """NaN is "n/a" (nothing to show); an infinity is a value, and keeps its sign."""
+    return "n/a" if np.isnan(value) else ("+inf" if value > 0 else "-inf")
+
+
 def _number(value: float) -> str:
-    return "n/a" if not np.isfinite(value) else f"{value:.4f}"
+    return _not_finite(value) if not np.isfinite(value) else f"{value:.4f}"
 
 
 def _signed(value: float) -> str:
-    return "n/a" if not np.isfinite(value) else f"{value:+.4f}"
+    return _not_finite(value) if not np.isfinite(value) else f"{value:+.4f}"
 
 
 def _p(value: float) -> str:
     if not np.isfinite(value):
         return "n/a"
     return "<0.0001" if value < 0.0001 else f"{value:.4f}"
+
+
+def _mc_error(error: float, exact: bool) -> str:
+    """The Monte Carlo standard error of a p-value: 0 when every pattern was counted."""
+    if exact:
+        return "0 (exact)"
+    if not np.isfinite(error):
+        return "n/a"
+    return "±<0.0001" if error < 0.0001 else f"±{error:.4f}"
+
+
+def _effect(d_z: float) -> str:
+    return _not_finite(d_z) if not np.isfinite(d_z) else f"{d_z:+.2f}"
 
 
 def _interval(mean: float, low: float, high: float, signed: bool = False) -> str:
@@ -111,7 +129,9 @@ def summary_table(comparison: Comparison) -> pd.DataFrame:
     >>> summary_table(result)  # doctest: +NORMALIZE_WHITESPACE
     system                      bm25
     metric
-    mrr     0.7500 [0.5000, 1.0000]
+    mrr     0.7500 [0.0000, 1.0000]
+
+    (Two queries tell little: the interval is all an MRR can be.)
     """
     s = comparison.summary
     cells = [_interval(m, lo, hi) for m, lo, hi in zip(s["mean"], s["low"], s["high"], strict=True)]
@@ -119,13 +139,45 @@ def summary_table(comparison: Comparison) -> pd.DataFrame:
     return table.loc[list(comparison.metrics), list(comparison.systems)]
 
 
+def _difference_label(comparison: Comparison) -> str:
+    """The header of the difference column: the interval's level, and what it means."""
+    level = _percent(comparison.difference_confidence)
+    if comparison.correction == "holm" and comparison.difference_confidence != comparison.confidence:
+        return f"difference [{level} CI each, {_percent(comparison.confidence)} together]"
+    if comparison.correction == "bh":
+        return f"difference [{level} CI, FCR-adjusted]"
+    return f"difference [{level} CI]"
+
+
 def differences_table(comparison: Comparison) -> pd.DataFrame:
-    """Each system against the baseline, as text: one row per (metric, system)."""
+    """Each system against the baseline, as text: one row per (metric, system).
+
+    The interval beside each verdict is at the family level of the correction (see
+    :func:`ragmetrics.compare.compare`), and the column header says which; the Monte
+    Carlo error of each sampled p-value is shown beside it, and the effect size is the
+    paired d_z.
+
+    Examples
+    --------
+    >>> from ragmetrics.compare import compare
+    >>> qrels = {f"q{i}": {"a"} for i in range(30)}
+    >>> runs = {"old": {q: ["z", "a"] for q in qrels}, "new": {q: ["a"] for q in qrels}}
+    >>> table = differences_table(compare(runs, qrels, ["mrr", "recall@1"], n_resamples=500))
+    >>> for column, cell in table.loc[("mrr", "new")].items():
+    ...     print(f"{column}: {cell}")
+    difference [97.5% CI each, 95% together]: +0.5000 [+0.5000, +0.5000]
+    p (randomization): 0.0020
+    MC error of p: ±0.0020
+    p (t-test): <0.0001
+    p (Holm): 0.0040
+    d_z (paired): +inf
+    wins/ties/losses: 30/0/0
+    verdict: new better
+    """
     t = comparison.tests
-    pct = _percent(comparison.confidence)
     correction = {"holm": "Holm", "bh": "BH", "none": "uncorrected"}[comparison.correction]
     rows = {
-        f"difference [{pct} CI]": [
+        _difference_label(comparison): [
             _interval(d, lo, hi, signed=True)
             for d, lo, hi in zip(t["difference"], t["low"], t["high"], strict=True)
         ],
@@ -133,12 +185,14 @@ def differences_table(comparison: Comparison) -> pd.DataFrame:
             _p(p) + (" (exact)" if exact else "")
             for p, exact in zip(t["p_randomization"], t["exact"], strict=True)
         ],
+        "MC error of p": [
+            _mc_error(e, exact) if np.isfinite(p) else "n/a"
+            for p, e, exact in zip(t["p_randomization"], t["p_mc_error"], t["exact"],
+                                   strict=True)
+        ],
         "p (t-test)": [_p(p) for p in t["p_t_test"]],
         f"p ({correction})": [_p(p) for p in t["p_adjusted"]],
-        "effect size d": [
-            "n/a" if not np.isfinite(d) else ("inf" if np.isinf(d) else f"{d:+.2f}")
-            for d in t["effect_size"]
-        ],
+        "d_z (paired)": [_effect(d) for d in t["effect_size"]],
         "wins/ties/losses": [
             f"{w}/{ti}/{lo}" for w, ti, lo in zip(t["wins"], t["ties"], t["losses"], strict=True)
         ],
@@ -189,17 +243,44 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "judged query missing from a run": f"{c.missing_from_run}: {_MISSING[c.missing_from_run]}",
         "doc repeated in a ranking": f"{c.duplicates}: {_DUPLICATES[c.duplicates]}",
         "confidence level": _percent(comparison.confidence),
-        "intervals": "percentile bootstrap over queries",
+        "difference intervals": _difference_card(comparison),
+        "significance level": f"alpha = {comparison.alpha:g}, for the verdicts, after the "
+        "correction",
+        "intervals": "Student's t over queries, each end moved out to the expanded "
+        "percentile bootstrap's where the bootstrap means reach further (expanded_t); "
+        "within each metric's range; no spread, no width",
         "resamples": str(comparison.n_resamples),
         "seed": str(comparison.seed),
         "tests": "paired randomization (sign flip; "
-        + ("exact, all sign patterns" if exact else f"{comparison.n_resamples} patterns")
+        + ("exact, all sign patterns" if exact else f"{comparison.n_resamples} patterns, "
+           f"up to {comparison.max_resamples} for a verdict near alpha")
         + ") and paired t-test, two-sided",
+        "Monte Carlo error": "a sampled p is taken to lie within p ± 3 sqrt(p (1 - p) / "
+        "patterns); a verdict those bounds leave open is resampled further, and called "
+        "undecided if still open at the cap",
+        "effect size": "d_z = mean(d) / sd(d) of the per-query differences d (paired; not "
+        "Cohen's d of two groups, so no small/medium/large)",
         "correction": _CORRECTION[comparison.correction] + ", over all metrics x pairs",
         "versions": f"ragmetrics {ragmetrics.__version__}, numpy {np.__version__}, "
         f"pandas {pd.__version__}, matplotlib {matplotlib.__version__}, "
         f"python {platform.python_version()}",
     }
+
+
+def _difference_card(comparison: Comparison) -> str:
+    c, m = comparison, len(comparison.tests)
+    level, pct = _percent(comparison.difference_confidence), _percent(comparison.confidence)
+    if c.correction == "holm" and m > 1:
+        how = (f"{level} each (Bonferroni: all {m} together cover with {pct}), the level of "
+               "the Holm verdicts")
+    elif c.correction == "bh" and m > 1:
+        how = (f"{level} each (Benjamini-Yekutieli: {pct} less the false discovery rate, "
+               "over the claims found significant), the level of the BH verdicts")
+    else:
+        how = f"{level} each"
+    if not np.isclose(c.alpha, 1 - c.confidence):
+        how += f"; the verdicts are at alpha = {c.alpha:g}, which does not match"
+    return how
 
 
 def _headline_metric(comparison: Comparison) -> str:
@@ -273,7 +354,7 @@ def to_text(comparison: Comparison) -> str:
             f"Conventions: ties={conv.ties}, relevance_level={conv.relevance_level:g}, "
             f"gain={conv.gain}, empty_relevant={conv.empty_relevant}, "
             f"missing_from_run={conv.missing_from_run}, duplicates={conv.duplicates}, "
-            f"correction={c.correction}"
+            f"correction={c.correction}, alpha={c.alpha:g}"
         ),
     ]
     return terminal_text("\n".join(lines))  # ids and names cannot drive the terminal
@@ -367,7 +448,7 @@ def plot_intervals(comparison: Comparison, *, ax=None):
         rows = c.summary.xs(system, level="system").loc[list(c.metrics)]
         offset = (i - (len(c.systems) - 1) / 2) * step
         mean = rows["mean"].to_numpy(float)
-        # A percentile interval need not contain the mean (rounding, or a skewed sample):
+        # An interval need not contain the mean (a percentile one on a skewed sample):
         # clip, so the bar still spans the interval.
         err = np.maximum(0.0, np.vstack([mean - rows["low"].to_numpy(float),
                                          rows["high"].to_numpy(float) - mean]))
@@ -427,7 +508,9 @@ def plot_differences(comparison: Comparison, *, system: str | None = None, ax=No
     ax.set_yticks(y, labels=[plot_text(m) for m in c.metrics])
     ax.invert_yaxis()
     ax.set_title(plot_text(f"{system} − {c.baseline}"))
-    ax.set_xlabel(f"mean difference, {_percent(c.confidence)} paired bootstrap interval")
+    ax.set_xlabel(f"mean difference, {_percent(c.difference_confidence)} paired interval "
+                  f"(the level of the {c.correction} verdicts)" if c.correction != "none" else
+                  f"mean difference, {_percent(c.difference_confidence)} paired interval")
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)

@@ -70,13 +70,45 @@ def test_differences_table(comparison):
     table = differences_table(comparison)
     row = comparison.tests.loc[("recall@1", "new <b>|x")]
     text = table.loc[("recall@1", "new <b>|x")]
-    assert text["difference [95% CI]"] == (
+    # Four claims under Holm: each interval at 1 - 0.05 / 4, and the header says so.
+    label = "difference [98.75% CI each, 95% together]"
+    assert text[label] == (
         f"{row['difference']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]"
     )
-    assert text["difference [95% CI]"].startswith("+0.6667 [")
+    assert text[label].startswith("+0.6667 [")
     assert text["wins/ties/losses"] == "20/10/0"
     assert text["verdict"] == "new <b>|x better"
     assert text["p (Holm)"] == f"{row['p_adjusted']:.4f}"
+    assert text["MC error of p"] == f"±{row['p_mc_error']:.4f}"
+    assert text["d_z (paired)"] == f"{row['effect_size']:+.2f}"
+    assert list(table.columns)[-1] == "verdict"
+
+
+def test_statistics_are_labelled_and_infinities_keep_their_sign():
+    # Every query: precision@10 exactly 0.1 lower (b - a is -0.1 give or take 1e-17): no
+    # spread, so d_z is -inf, printed as such (it used to be "n/a", or -3.5e15).
+    qrels, base, new = {}, {}, {}
+    for i in range(30):
+        q, hits = f"q{i:02d}", (5, 8, 3)[i % 3]
+        docs = [f"{q}-r{j}" for j in range(hits)] + [f"{q}-x{j}" for j in range(10)]
+        qrels[q], base[q], new[q] = set(docs[:hits]), docs[:10], docs[1:11]
+    out = compare({"base": base, "new": new}, qrels, ["precision@10", "mrr"],
+                  n_resamples=200, confidence=0.9, alpha=0.1, correction="bh")
+    text = differences_table(out).loc[("precision@10", "new")]
+    assert text["d_z (paired)"] == "-inf"
+    assert text["verdict"] == "base better"
+    level = f"{out.difference_confidence * 100:g}%"
+    assert f"difference [{level} CI, FCR-adjusted]" in differences_table(out).columns
+    card = convention_card(out)
+    assert card["confidence level"] == "90%"
+    assert card["significance level"].startswith("alpha = 0.1,")
+    assert card["difference intervals"].startswith(f"{level} each (Benjamini-Yekutieli")
+    assert "not Cohen's d" in card["effect size"]
+    assert "undecided" in card["Monte Carlo error"]
+    assert "alpha=0.1" in to_text(out)
+    exact = compare({"base": base, "new": new}, {q: qrels[q] for q in list(qrels)[:8]},
+                    ["precision@10", "mrr"], n_resamples=200)
+    assert differences_table(exact).loc[("mrr", "new"), "MC error of p"] == "0 (exact)"
 
 
 def test_small_p_values_and_exact_ones_are_labelled():
@@ -94,7 +126,9 @@ def test_convention_card_has_every_convention(comparison):
     card = convention_card(comparison)
     for key in ("tied scores", "relevance level", "gain", "query with no relevant doc",
                 "judged query missing from a run", "doc repeated in a ranking",
-                "confidence level", "resamples", "seed", "correction", "versions"):
+                "confidence level", "significance level", "difference intervals",
+                "intervals", "Monte Carlo error", "effect size", "resamples", "seed",
+                "correction", "versions"):
         assert key in card
     assert card["tied scores"].startswith("trec_eval:")
     assert card["confidence level"] == "95%"
