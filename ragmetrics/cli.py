@@ -50,15 +50,7 @@ from .io import read_qrels, read_run
 from .io.trec import EXTRA_FIELDS
 from .metrics.table import METRICS, parse_metrics
 from .output_files import check_outputs
-from .policies import (
-    DUPLICATE_POLICIES,
-    EMPTY_POLICIES,
-    GAIN_POLICIES,
-    MISSING_POLICIES,
-    ORDER_POLICIES,
-    TIE_POLICIES,
-    Conventions,
-)
+from .policies import CONVENTIONS, Conventions
 from .report import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from .safe_text import terminal_text
 
@@ -138,21 +130,18 @@ def _build_parser() -> argparse.ArgumentParser:
     policies = cmd.add_argument_group(
         "conventions", "how ties, grades and gaps are scored; the defaults are trec_eval's "
         "(with -c)")
-    policies.add_argument("--relevance-level", metavar="N", type=_number, default=1,
-                          help="a doc is relevant at grade >= N (default: %(default)s)")
-    policies.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
-                          help="order of tied scores (default: %(default)s)")
-    policies.add_argument("--gain", choices=GAIN_POLICIES, default="linear",
-                          help="nDCG gain of a grade (default: %(default)s)")
-    policies.add_argument("--empty-relevant", choices=EMPTY_POLICIES, default="zero",
-                          help="a query with no relevant doc (default: %(default)s)")
-    policies.add_argument("--missing-from-run", choices=MISSING_POLICIES, default="zero",
-                          help="a judged query absent from a run (default: %(default)s)")
-    policies.add_argument("--duplicates", choices=DUPLICATE_POLICIES, default="error",
-                          help="a doc listed twice for one query (default: %(default)s)")
-    policies.add_argument("--order-by", choices=ORDER_POLICIES, default="score",
-                          help="a run with both scores and ranks is ordered by its scores "
-                          "(trec_eval) or by its ranks (default: %(default)s)")
+    for convention in CONVENTIONS:  # one option per row of the conventions table
+        if convention.choices:
+            meanings = "; ".join(f"{c.value}: {c.description}" for c in convention.choices)
+            policies.add_argument(convention.cli_option, choices=convention.values,
+                                  default=convention.default,
+                                  help=f"{convention.label} ({meanings}; default: "
+                                  "%(default)s)")
+        else:
+            policies.add_argument(convention.cli_option, metavar="N", type=_number,
+                                  default=convention.default,
+                                  help=f"{convention.label}: "
+                                  f"{convention.number.format(value='N')} (default: %(default)s)")
     return parser
 
 
@@ -260,11 +249,7 @@ def _evaluate(args) -> int:
     inputs = [("GOLDEN", args.golden)] + [("RUN", path) for path in args.runs]
     check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
 
-    conventions = {
-        "relevance_level": args.relevance_level, "gain": args.gain, "ties": args.ties,
-        "duplicates": args.duplicates, "empty_relevant": args.empty_relevant,
-        "missing_from_run": args.missing_from_run, "order_by": args.order_by,
-    }
+    conventions = {c.keyword: getattr(args, c.keyword) for c in CONVENTIONS}
     Conventions(**conventions)  # the options' own errors, before any file is read
     parse_metrics(metrics)
 

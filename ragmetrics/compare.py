@@ -43,7 +43,7 @@ from .errors import (
 )
 from .evaluation import Evaluation, check_judgments, evaluate
 from .metrics.table import parse_metrics
-from .policies import Conventions
+from .policies import Conventions, parameters_doc
 from .stats import (
     CORRECTIONS,
     MAX_RESAMPLES_FACTOR,
@@ -73,8 +73,6 @@ DEFAULT_CUTOFFS = (5, 10, 20)
 #: ``alpha`` up to the resampling cap (:func:`ragmetrics.stats.randomization_verdicts`).
 UNDECIDED = "undecided: p within Monte Carlo error of alpha"
 
-_POLICIES = ("relevance_level", "gain", "ties", "duplicates", "empty_relevant", "missing_from_run",
-             "order_by")
 
 #: The article's "common mistake": one metric reported alone.
 ONE_METRIC_NOTE = (
@@ -296,7 +294,13 @@ def compare(
     seed: int = 0,
     correction: str = "holm",
     progress: Callable[[int, int], object] | None = None,
-    **policies,
+    relevance_level: float = 1,
+    gain: str = "linear",
+    ties: str = "trec_eval",
+    duplicates: str = "error",
+    empty_relevant: str = "zero",
+    missing_from_run: str = "zero",
+    order_by: str = "score",
 ) -> Comparison:
     """Compare systems on the same queries, with intervals, paired tests and verdicts.
 
@@ -344,10 +348,10 @@ def compare(
         counts resamples over every pass (the bootstrap, then the randomization test), so
         it is a multiple of ``n_resamples``; it grows when an undecided claim is
         resampled further.
-    **policies
-        ``relevance_level``, ``gain``, ``ties``, ``duplicates``, ``empty_relevant``,
-        ``missing_from_run``: the conventions of :func:`ragmetrics.evaluate`. Under a
-        ``"skip"`` policy, each statistic uses the queries where its values exist.
+{conventions}
+        The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
+        same for every system. Under a ``"skip"`` policy, each statistic uses the queries
+        where its values exist.
 
     Returns
     -------
@@ -407,13 +411,11 @@ def compare(
     seed = _check_seed(seed)
     correction = _check_correction(correction)
     progress = _check_progress(progress)
-    unknown = sorted(set(policies) - set(_POLICIES))
-    if unknown:
-        raise InputTypeError(
-            f"compare() got an unknown keyword argument {unknown[0]!r}; the policies are "
-            + ", ".join(_POLICIES)
-        )
-    conventions = Conventions(**policies)
+    conventions = Conventions(
+        relevance_level=relevance_level, gain=gain, ties=ties, duplicates=duplicates,
+        empty_relevant=empty_relevant, missing_from_run=missing_from_run, order_by=order_by,
+    )
+    policies = conventions.as_dict()
 
     notes: list[str] = []
     check_judgments(qrels, metric_names, **policies)  # its errors once, not a system's
@@ -788,3 +790,6 @@ def _agreement_warnings(tests, alpha, confidence, correction, level) -> list[str
                 "as borderline"
             )
     return found
+
+
+compare.__doc__ = compare.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)

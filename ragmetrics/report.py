@@ -31,6 +31,7 @@ from .compare import Comparison
 from .errors import InputValueError
 from .output_files import write_atomic
 from .plotting import PALETTE
+from .policies import describe
 from .safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
 
 __all__ = [
@@ -51,24 +52,6 @@ __all__ = [
 #: Report formats by file extension.
 REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown"}
 
-_TIES = {
-    "trec_eval": "score descending, then doc id descending as strings (trec_eval)",
-    "input_order": "score descending, then the order the rows were given",
-    "optimistic": "score descending, then relevant docs first (a best case)",
-    "pessimistic": "score descending, then relevant docs last (a worst case)",
-}
-_EMPTY = {
-    "zero": "every metric 0, counted in the mean (trec_eval)",
-    "article": "Recall and nDCG 1, the others 0 (the article's code)",
-    "skip": "left out of the mean",
-    "error": "an error",
-}
-_MISSING = {
-    "zero": "scored 0 and counted (trec_eval -c)",
-    "skip": "left out (trec_eval without -c)",
-}
-_GAIN = {"linear": "gain = grade (trec_eval)", "exponential": "gain = 2^grade - 1"}
-_DUPLICATES = {"error": "an error", "keep_first": "the highest-ranked copy is kept"}
 _CORRECTION = {
     "holm": "Holm (family-wise error rate)",
     "bh": "Benjamini-Hochberg (false discovery rate)",
@@ -235,13 +218,7 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "queries compared": str(comparison.n_queries),
         "systems": ", ".join(comparison.systems) + f" (baseline: {comparison.baseline})",
         "metrics": ", ".join(comparison.metrics),
-        "tied scores": f"{c.ties}: {_TIES[c.ties]}",
-        "relevance level": f"{c.relevance_level:g}: a doc is relevant at grade >= "
-        f"{c.relevance_level:g}",
-        "gain": f"{c.gain}: {_GAIN[c.gain]}",
-        "query with no relevant doc": f"{c.empty_relevant}: {_EMPTY[c.empty_relevant]}",
-        "judged query missing from a run": f"{c.missing_from_run}: {_MISSING[c.missing_from_run]}",
-        "doc repeated in a ranking": f"{c.duplicates}: {_DUPLICATES[c.duplicates]}",
+        **describe(c),  # every convention, from the conventions table
         "confidence level": _percent(comparison.confidence),
         "difference intervals": _difference_card(comparison),
         "significance level": f"alpha = {comparison.alpha:g}, for the verdicts, after the "
@@ -351,9 +328,10 @@ def to_text(comparison: Comparison) -> str:
     lines += [
         "",
         (
-            f"Conventions: ties={conv.ties}, relevance_level={conv.relevance_level:g}, "
-            f"gain={conv.gain}, empty_relevant={conv.empty_relevant}, "
-            f"missing_from_run={conv.missing_from_run}, duplicates={conv.duplicates}, "
+            "Conventions: "
+            + ", ".join(f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
+                        for key, value in conv.as_dict().items())
+            + ", "
             f"correction={c.correction}, alpha={c.alpha:g}"
         ),
     ]

@@ -297,7 +297,7 @@ def test_one_system_has_no_tests(runs_and_qrels):
     ({"n_resamples": 0}, ValueError, "n_resamples"),
     ({"seed": "1"}, TypeError, "seed"),
     ({"ties": "random"}, ValueError, "ties must be one of"),
-    ({"tie": "trec_eval"}, TypeError, "unknown keyword argument 'tie'"),
+    ({"tie": "trec_eval"}, TypeError, "unexpected keyword argument 'tie'"),
     ({"progress": 3}, TypeError, "progress"),
 ])  # fmt: skip
 def test_bad_arguments(kwargs, error, message):

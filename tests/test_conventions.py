@@ -471,3 +471,48 @@ def test_relevance_level():
                        relevance_level=2)
     assert low.per_query.loc["q1"].to_dict() == {"recall@1": 0.0, "ndcg@3": 1.0}
     assert low.empty_relevant == ("q1",)
+
+
+# ---------------------------------------------------------------------------------------------
+# One table: the conventions table feeds the record, the signatures, the docs, the CLI,
+# the report's card and README
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_conventions_table_builds_the_record_the_signatures_and_the_docs():
+    import dataclasses
+    import inspect
+
+    from ragmetrics import Conventions, compare, evaluate
+    from ragmetrics.policies import CONVENTIONS
+
+    table = {c.keyword: c.default for c in CONVENTIONS}
+    assert {f.name: f.default for f in dataclasses.fields(Conventions)} == table
+    for function in (evaluate, compare):
+        parameters = inspect.signature(function).parameters
+        assert {k: parameters[k].default for k in table} == table, function.__name__
+        for convention in CONVENTIONS:  # the docstring names every choice
+            assert f"{convention.keyword} : " in function.__doc__
+            for value in convention.values:
+                assert repr(value) in function.__doc__
+
+
+def test_the_cli_options_and_the_report_card_come_from_the_table():
+    from ragmetrics.cli import _build_parser
+    from ragmetrics.policies import CONVENTIONS, Conventions, describe
+
+    text = _build_parser()._subparsers._group_actions[0].choices["evaluate"].format_help()
+    for convention in CONVENTIONS:
+        assert convention.cli_option in text
+    card = describe(Conventions())
+    assert list(card) == [c.label for c in CONVENTIONS]
+    assert card["tied scores"].startswith("trec_eval: score descending")
+
+
+def test_readme_shows_the_conventions_table_as_the_code_has_it():
+    from pathlib import Path
+
+    from ragmetrics.policies import conventions_markdown
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert conventions_markdown() in readme

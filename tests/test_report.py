@@ -163,7 +163,7 @@ def test_text_report(comparison):
     )
     assert "new <b>|x vs old (baseline)" in text
     assert summary_table(comparison).loc["mrr", "old"] in text
-    assert "Conventions: ties=trec_eval" in text
+    assert "Conventions: relevance_level=1, gain=linear, ties=trec_eval" in text
     assert "Warnings" not in text  # 30 queries, four families: nothing to warn about
 
 

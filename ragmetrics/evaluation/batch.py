@@ -21,7 +21,7 @@ from ..errors import (
 )
 from ..metrics.scoring import score
 from ..metrics.table import parse_metrics
-from ..policies import Conventions
+from ..policies import Conventions, parameters_doc
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns
 
@@ -128,8 +128,8 @@ def evaluate(
         ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``
         (:data:`ragmetrics.METRICS`). The default is the article's four at k=10.
         Columns are named as asked.
-    relevance_level, gain, ties, duplicates, empty_relevant, missing_from_run, order_by
-        The conventions of :mod:`ragmetrics.policies`; the defaults reproduce trec_eval
+{conventions}
+        The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
 
     Returns
@@ -187,6 +187,9 @@ def evaluate(
     _warn_empty(result, prepared.judged.n, prepared.judged.max_grade)
     _warn_if_nothing_relevant_retrieved(prepared)
     return result
+
+
+evaluate.__doc__ = evaluate.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)
 
 
 def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),
