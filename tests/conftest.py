@@ -8,16 +8,14 @@ import pytest
 
 from ragmetrics import parse_metric
 
-# trec_eval's own test suite (inputs and expected outputs, read-only), next to the repo.
-_TREC_CONFORMANCE_DIR = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "trec_eval"
+# trec_eval's own test suite (inputs and expected outputs), vendored unchanged.
+TREC_CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance" / "trec_eval"
 
 
 @pytest.fixture(scope="session")
 def trec_conformance_dir() -> Path:
-    """The folder of trec_eval's test suite; the test is skipped when it is absent."""
-    if not _TREC_CONFORMANCE_DIR.is_dir():
-        pytest.skip(f"trec_eval's test suite not found: looked for {_TREC_CONFORMANCE_DIR}")
-    return _TREC_CONFORMANCE_DIR
+    """The folder of trec_eval's test suite (tests/conformance/trec_eval)."""
+    return TREC_CONFORMANCE_DIR
 
 
 def _score_one_query(metric: str, ranking: list, grades: dict, relevance_level: float) -> float:

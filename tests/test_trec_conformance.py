@@ -1,7 +1,7 @@
 """ragmetrics against trec_eval's own test suite.
 
 trec_eval (NIST's reference evaluator, version 10.0) ships sample qrels, runs and the
-output it prints for them; ``/work/shared/conformance/trec_eval/README.md`` lists the
+output it prints for them; ``tests/conformance/trec_eval/README.md`` lists the
 command behind each expected file. Every number ragmetrics computes for a measure it
 shares with trec_eval must equal the printed one, per query and for the ``all`` row
 (the mean over queries). trec_eval prints 4 decimals, so a value is right when it is
@@ -29,7 +29,7 @@ from ragmetrics.io import read_trec_qrels, read_trec_run
 
 # The expected outputs are needed at collection time, to parametrize: the path is computed
 # here as well as in conftest's `trec_conformance_dir` fixture.
-TREC_DIR = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "trec_eval"
+TREC_DIR = Path(__file__).resolve().parent / "conformance" / "trec_eval"  # vendored
 if not TREC_DIR.is_dir():
     pytest.skip(
         f"trec_eval's test suite not found: looked for the folder {TREC_DIR}",
