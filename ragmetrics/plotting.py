@@ -195,7 +195,7 @@ def plot_ranking(
     The article's refund-policy query, cut at k = 3:
 
     >>> import matplotlib.pyplot as plt
-    >>> from ragmetrics.examples import load_example
+    >>> from ragmetrics.teaching import load_example
     >>> ex = load_example("refund_policy")
     >>> fig, ax = plt.subplots(figsize=(6, 3))
     >>> ax = plot_ranking(ex.retrieved, ex.relevant, k=3, titles=ex.titles, ax=ax)

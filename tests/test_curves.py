@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragmetrics import METRICS, MetricCurves, metric_curves, metrics_over_k, ndcg_table
-from ragmetrics.examples import example_names, load_example
 from ragmetrics.metrics import (
     dcg_at_k,
     metric_info,
     ndcg_at_k,
     recall_at_k,
 )
+from ragmetrics.teaching import example_names, load_example
 
 ALL_METRICS = tuple(METRICS)
 

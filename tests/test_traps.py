@@ -14,8 +14,7 @@ from ragmetrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from ragmetrics.examples import load_example
-from ragmetrics.traps import Trap, trap_scenarios
+from ragmetrics.teaching import Trap, load_example, trap_scenarios
 
 TRAPS = trap_scenarios()
 NAMES = list(TRAPS)

@@ -13,7 +13,7 @@ import pytest
 import traitlets
 
 import ragmetrics as rm
-from ragmetrics.examples import load_example
+from ragmetrics.teaching import load_example
 from ragmetrics.widgets import RankingBoard, base, controls
 from ragmetrics.widgets.base import AccessibleWidget, WidgetValueError
 from ragmetrics.widgets.controls import ExplorerBox, LiveRegion, PlotImage, Select, Slider

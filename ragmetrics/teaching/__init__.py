@@ -1,5 +1,14 @@
-"""Teaching material: the article's examples as data, and tables that explain a metric."""
+"""Teaching material: the article's worked examples as data, the token budget, the traps
+where one metric lies, and the nDCG table that explains a metric rank by rank.
 
+The data files live once, in the repository's ``data/`` folder, and inside an installed
+wheel (:mod:`~ragmetrics.teaching.datafiles`).
+"""
+
+from .budget import chunks_that_fit
+from .examples import Example, example_names, load_example
 from .ndcg_table import ndcg_table
+from .traps import Trap, trap_scenarios
 
-__all__ = ["ndcg_table"]
+__all__ = ["Example", "Trap", "chunks_that_fit", "example_names", "load_example", "ndcg_table",
+           "trap_scenarios"]

@@ -6,8 +6,8 @@ import traitlets
 
 from .. import board as logic
 from ..errors import InputValueError
-from ..examples import load_example
 from ..plotting import metric_style
+from ..teaching.examples import load_example
 from ..validation import check_k
 from .base import AccessibleWidget, WidgetValueError
 

@@ -18,13 +18,13 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from ..board import BOARD_METRICS, describe_curves, describe_metrics, describe_ranking
-from ..budget import chunks_that_fit
 from ..evaluation.curves import metrics_over_k
-from ..examples import load_example
 from ..metrics.reference import recall_at_k
 from ..metrics.table import metric_info
 from ..plotting import plot_metrics_over_k, plot_ranking
-from ..traps import trap_scenarios
+from ..teaching.budget import chunks_that_fit
+from ..teaching.examples import load_example
+from ..teaching.traps import trap_scenarios
 from ..validation import check_k
 from .controls import ExplorerBox, PlotImage, Select, Slider
 

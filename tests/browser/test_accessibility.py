@@ -25,7 +25,7 @@ import pytest
 
 import ragmetrics.widgets as rmw
 from ragmetrics.board import board_view, describe_change, move
-from ragmetrics.examples import load_example
+from ragmetrics.teaching import load_example
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

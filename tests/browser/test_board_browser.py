@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from ragmetrics.board import BOARD_METRICS, board_view, move
-from ragmetrics.examples import load_example
+from ragmetrics.teaching import load_example
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .errors import InputValueError
+from ..errors import InputValueError
+from .datafiles import data_path
 
 __all__ = ["Example", "example_names", "load_example"]
 
@@ -47,9 +48,7 @@ class Example:
 
 
 def _data_file() -> Path:
-    # Installed wheels carry a copy inside the package; a source checkout reads data/.
-    packaged = Path(__file__).with_name("_data") / _FILE
-    return packaged if packaged.exists() else Path(__file__).resolve().parents[1] / "data" / _FILE
+    return data_path(_FILE)  # inside a wheel, or data/ of a checkout
 
 
 @cache

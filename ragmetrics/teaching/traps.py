@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .evaluation import evaluate
+from ..evaluation import evaluate
 from .examples import load_example
 
 __all__ = ["Trap", "trap_scenarios"]

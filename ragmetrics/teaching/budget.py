@@ -6,7 +6,7 @@ hold. Compute the k the context allows and report Recall@that-k next to Recall@1
 
 from __future__ import annotations
 
-from .validation import check_k
+from ..validation import check_k
 
 __all__ = ["chunks_that_fit"]
 
