@@ -1,6 +1,6 @@
 """What the widgets say in words: live-region announcements and plot text alternatives.
 
-These are pure functions of ragmetrics.board (no widget, no browser); the numbers in the
+These are pure functions of ragmetrics.widgets.board_model (no widget, no browser); the numbers in the
 expected sentences are worked out by hand in the comments.
 """
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragmetrics.board import (
+from ragmetrics.widgets.board_model import (
     board_view,
     describe_change,
     describe_curves,

@@ -71,14 +71,17 @@ def test_move_puts_a_chunk_at_a_rank():
         board.move("a", 9)
 
 
-def test_toggle_flips_binary_relevance_and_the_browser_message_does_the_same():
+def test_toggle_flips_binary_relevance_and_the_browser_trait_does_the_same():
     board = RankingBoard(["a", "b", "c"], {"a"}, k=3)
     board.toggle("b")
     assert board.relevance["b"] == 1.0
     assert board.metrics["precision"] == pytest.approx(2 / 3)
-    board._on_message(board, {"type": "toggle", "doc_id": "b"}, [])
+    # What a click in the browser sets (a synced trait, as a drag sets ``order``).
+    board.toggle_request = {"doc_id": "b", "click": 1}
     assert board.relevance["b"] == 0.0
     assert board.metrics["precision"] == pytest.approx(1 / 3)
+    board.toggle_request = {"doc_id": "b", "click": 2}  # a second click: a second change
+    assert board.relevance["b"] == 1.0
     assert_board_matches_library(board)
 
 

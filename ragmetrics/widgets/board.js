@@ -2,8 +2,8 @@
 // It draws the state that Python holds and reports the learner's moves back:
 // - a drop, a move button or Alt+Up/Down sets `order` and `moved` (Python validates the
 //   order and recomputes the metrics);
-// - a click on a chunk, its relevance button, Enter or Space sends {type: "toggle",
-//   doc_id} (Python cycles the grade);
+// - a click on a chunk, its relevance button, Enter or Space sets `toggle_request`
+//   ({doc_id, click}: Python cycles the grade);
 // - the slider sets `k`.
 // It never computes a metric: every number comes from the `view` trait, and what the
 // live region says comes from the `announcement` trait.
@@ -69,9 +69,12 @@ function render({ model, el: root }) {
     moveTo(docId, model.get("order").indexOf(docId) + step);
   }
 
+  let clicks = 0;
   function toggle(docId) {
     mark("movedAt");
-    model.send({ type: "toggle", doc_id: docId });
+    // A synced trait, not a custom message: Python applies the grade rule (toggle()).
+    model.set("toggle_request", { doc_id: docId, click: ++clicks });
+    model.save_changes();
   }
 
   function setK(k) {

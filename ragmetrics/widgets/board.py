@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import traitlets
 
-from .. import board as logic
 from ..errors import InputValueError
 from ..plotting import metric_style
 from ..teaching.examples import load_example
 from ..validation import check_k
+from . import board_model as logic
 from .base import AccessibleWidget, WidgetValueError
 
 # matplotlib's line styles as SVG dash patterns, for the board's own plot.
@@ -41,7 +41,7 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     Python holds the state: ``order`` (ids), ``relevance`` (id -> grade, including relevant
     ids that were not retrieved), ``k``, and ``metrics`` (name -> value, recomputed by
     ragmetrics on every change); ``announcement`` is what the live region said last
-    (:func:`ragmetrics.board.describe_change`).
+    (:func:`ragmetrics.widgets.board_model.describe_change`).
 
     Parameters
     ----------
@@ -84,6 +84,10 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     moved = traitlets.Unicode("").tag(sync=True)
     #: Colour, dash and marker of each metric's curve (as in ragmetrics.plotting).
     series = traitlets.Dict().tag(sync=True)
+    #: A click on a chunk's relevance, from the browser: ``{"doc_id": ..., "click": n}``
+    #: (n counts the clicks, so two clicks on one chunk are two changes). Python applies
+    #: it (:meth:`toggle`): the grade rule stays here, and the trait syncs like the others.
+    toggle_request = traitlets.Dict().tag(sync=True)
 
     def __init__(self, retrieved, relevant, k=10, titles=None, *, gain="linear"):
         order, relevance, titles = logic.normalise_board_input(retrieved, relevant, titles)
@@ -101,7 +105,7 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         self._state = None
         self._recompute()
         self.observe(self._recompute, names=["order", "relevance", "k", "gain"])
-        self.on_msg(self._on_message)
+        self.observe(self._on_toggle_request, names=["toggle_request"])
 
     @classmethod
     def from_example(cls, name: str, k: int | None = None) -> RankingBoard:
@@ -172,9 +176,10 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
             if said:
                 self.announcement = said
 
-    def _on_message(self, _widget, content, _buffers) -> None:
-        if isinstance(content, dict) and content.get("type") == "toggle":
-            self.toggle(content.get("doc_id"))
+    def _on_toggle_request(self, change) -> None:
+        request = change["new"]
+        if isinstance(request, dict) and "doc_id" in request:
+            self.toggle(request["doc_id"])
 
     def __repr__(self) -> str:
         relevant = {d: g for d, g in self.relevance.items() if g > 0}

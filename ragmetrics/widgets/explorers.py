@@ -17,7 +17,6 @@ import ipywidgets as widgets
 import matplotlib
 from matplotlib.figure import Figure
 
-from ..board import BOARD_METRICS, describe_curves, describe_metrics, describe_ranking
 from ..evaluation.curves import metrics_over_k
 from ..metrics.reference import recall_at_k
 from ..metrics.table import metric_info
@@ -26,6 +25,7 @@ from ..teaching.budget import chunks_that_fit
 from ..teaching.examples import load_example
 from ..teaching.traps import trap_scenarios
 from ..validation import check_k
+from .board_model import BOARD_METRICS, describe_curves, describe_metrics, describe_ranking
 from .controls import ExplorerBox, PlotImage, Select, Slider
 
 __all__ = ["BudgetCalculator", "KExplorer", "TrapsGallery"]

@@ -24,8 +24,8 @@ import statistics
 import pytest
 
 import ragmetrics.widgets as rmw
-from ragmetrics.board import board_view, describe_change, move
 from ragmetrics.teaching import load_example
+from ragmetrics.widgets.board_model import board_view, describe_change, move
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

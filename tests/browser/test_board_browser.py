@@ -12,8 +12,8 @@ import time
 import nbformat
 import pytest
 
-from ragmetrics.board import BOARD_METRICS, board_view, move
 from ragmetrics.teaching import load_example
+from ragmetrics.widgets.board_model import BOARD_METRICS, board_view, move
 
 playwright = pytest.importorskip("playwright.sync_api")
 expect = playwright.expect

@@ -1,8 +1,10 @@
-"""What the ranking board shows, computed by pure functions (no widgets here).
+"""The ranking board's view-model: what it shows, computed by pure functions (no widget).
 
 The interactive :class:`ragmetrics.widgets.RankingBoard` only wires a browser view to these
 functions: every number the learner sees comes from :func:`board_view`, which calls the
-same metric code as the rest of ragmetrics. The browser never computes a metric.
+same metric code as the rest of ragmetrics (the kernels of the metric table), and every
+sentence the live region says from :func:`describe_change`. The browser never computes a
+metric. Tested on their own in ``tests/test_board_descriptions.py``.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from .errors import InputTypeError, InputValueError
-from .evaluation.curves import metric_curves
-from .metrics.table import metric_info
-from .policies import GAIN_POLICIES
-from .teaching.ndcg_table import ndcg_table
-from .validation import as_grades, as_ranking, check_choice, check_k, id_kind
+from ..errors import InputTypeError, InputValueError
+from ..evaluation.curves import metric_curves
+from ..metrics.table import metric_info
+from ..policies import GAIN_POLICIES
+from ..teaching.ndcg_table import ndcg_table
+from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
 
 __all__ = [
     "BOARD_METRICS",
