@@ -31,7 +31,7 @@ from ragmetrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from ragmetrics.evaluation import engine
+from ragmetrics.evaluation import engine, fast_paths, ranking
 from ragmetrics.evaluation.joins import Ids, doc_ids
 from ragmetrics.evaluation.ranking import _bins, _group_equal, rank_rows
 
@@ -367,3 +367,51 @@ def test_a_repeat_within_the_cut_off_is_refused_on_every_path(layout):
     with pytest.raises(ValueError, match=f"doc id '{doc}' appears more than once .* query "
                                          f"'{first_query}'"):
         quietly(arrange(run, layout, 0), qrels, CUT_METRICS)
+
+
+# ---------------------------------------------------------------------------------------------
+# The one switch: every shortcut off gives the same numbers, exactly
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]),
+       shared=st.booleans())
+def test_rank_rows_fast_and_plain_give_the_same_rows(columns, depth, shared):
+    queries, scores = columns
+    one_object = {}
+    ids = pd.Series([one_object.setdefault(q, q) if shared else "".join(list(q))
+                     for q in queries], dtype=object)
+    fast = rank_rows(ids, np.array(scores), depth)
+    with fast_paths.plain_paths():
+        plain = rank_rows(ids, np.array(scores), depth)
+    assert fast.rows.tolist() == plain.rows.tolist()
+    assert fast.block.tolist() == plain.block.tolist()
+    assert fast.heads.tolist() == plain.heads.tolist()
+
+
+@pytest.mark.parametrize("ids", ["object", "str", "arrow", "int"])
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+@pytest.mark.parametrize("ties", TIES)
+def test_evaluate_with_every_shortcut_off_gives_the_same_numbers(ties, layout, ids):
+    metrics = [*CUT_METRICS, "map", "r_precision", "ndcg"]
+    for seed in range(3):
+        run, qrels = random_case(seed)
+        run, qrels = with_ids(arrange(run, layout, seed), ids), with_ids(qrels, ids)
+        fast = quietly(run, qrels, metrics, ties=ties)
+        with fast_paths.plain_paths():
+            assert not fast_paths.ENABLED
+            plain = quietly(run, qrels, metrics, ties=ties)
+        assert fast_paths.ENABLED
+        pd.testing.assert_frame_equal(fast.per_query, plain.per_query, check_exact=True)
+        assert fast.queries_missing_from_qrels == plain.queries_missing_from_qrels
+
+
+def test_without_object_addresses_the_values_decide(monkeypatch):
+    # The ctypes read of object addresses has a fallback: compare the values themselves.
+    run, qrels = random_case(1)
+    run = arrange(run, "grouped", 1)
+    expected = quietly(run, qrels, CUT_METRICS).per_query
+    monkeypatch.setattr(ranking, "_addresses", lambda values: None)
+    pd.testing.assert_frame_equal(quietly(run, qrels, CUT_METRICS).per_query, expected,
+                                  check_exact=True)

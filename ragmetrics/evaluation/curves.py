@@ -77,8 +77,7 @@ def _check_metric_names(metrics: Any) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=256)
 def _checked_metric_names(names: tuple[str, ...]) -> tuple[str, ...]:
-    # Cached: the same few tuples come back on every call (a widget's, the defaults), and
-    # checking them costs a microsecond of the 50 a call may take.
+    # Cached: the same few tuples come back on every call (a widget's, the defaults).
     if not names:
         raise InputValueError(f"metrics must name at least one of {', '.join(METRICS)}; got none")
     canonical = []
@@ -186,9 +185,8 @@ def metric_curves(
               \mathrm{Recall@}k = \frac{\mathrm{hits}(k)}{R}, \qquad
               \mathrm{Precision@}k = \frac{\mathrm{hits}(k)}{k}
 
-    This is the quick path the widgets call on every move (all default metrics at
-    k = 1..50 in tens of microseconds); :func:`metrics_over_k` gives the same numbers as
-    a DataFrame.
+    This is what the widgets call on every move (timings: ``benchmarks/README.md``);
+    :func:`metrics_over_k` gives the same numbers as a DataFrame.
 
     Parameters
     ----------
@@ -367,11 +365,18 @@ def _one_query_per_cut_off(top: list, grades: dict, copies: int, gain: str,
     best_first = np.argsort(-ideal_gains, kind="stable")
     best_first = best_first[ideal_gains[best_first] > 0]
     num_relevant = np.full(copies, float((judged >= level).sum()))
+
+    def repeated(values: np.ndarray) -> np.ndarray:  # the values once per copy, in a row
+        return np.broadcast_to(values, (copies, len(values))).reshape(-1)
+
+    def per_copy(length: int) -> np.ndarray:  # the copy of each row
+        return np.repeat(np.arange(copies), length)
+
     ideal = RankedJudgments(
-        copies, query=np.repeat(np.arange(copies), len(best_first)),
-        grade=np.tile(judged[best_first], copies), gain=np.tile(ideal_gains[best_first], copies),
-        num_relevant=num_relevant, relevance_level=level)
+        copies, query=per_copy(len(best_first)), grade=repeated(judged[best_first]),
+        gain=repeated(ideal_gains[best_first]), num_relevant=num_relevant,
+        relevance_level=level)
     return RankedJudgments(
-        copies, query=np.repeat(np.arange(copies), len(top)), grade=np.tile(row_grades, copies),
-        gain=np.tile(gains(row_grades, gain), copies), num_relevant=num_relevant,
+        copies, query=per_copy(len(top)), grade=repeated(row_grades),
+        gain=repeated(gains(row_grades, gain)), num_relevant=num_relevant,
         relevance_level=level, ideal=ideal)

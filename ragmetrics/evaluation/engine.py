@@ -31,6 +31,7 @@ from ..metrics.ranked import RankedJudgments, ranks_within
 from ..metrics.table import MetricSpec
 from ..policies import Conventions
 from ..validation import check_total_gain
+from . import fast_paths
 from .inputs import Columns, check_ids, check_same_kinds
 from .joins import HashCollision, Ids, Judgments, doc_ids, exact_codes, repeats
 from .ranking import RankedRows, rank_rows
@@ -126,6 +127,8 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
 
     # Doc ids: only those of the rows read are checked, hashed and matched.
     docs, qrels_docs = doc_ids(run.doc.take(rows), "run", rows), judged.qrels_docs
+    if not fast_paths.ENABLED:  # the plain path: exact codes, no hash to check
+        qrels_docs, docs = exact_codes(qrels_docs, docs)
     check_same_kinds((coverage.query_kind, docs.kind), (judged.qrels.query_kind, qrels_docs.kind))
     try:
         row_grade = _grades(judged, row_q, docs, qrels_docs)

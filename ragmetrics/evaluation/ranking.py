@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics.ranked import ranks_within
+from . import fast_paths
 
 
 @dataclass
@@ -37,12 +38,16 @@ def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedR
     """Rank the run: rows grouped by query, best score first, top ``depth`` of each.
 
     ``depth=None`` keeps every row. Rows tied with the last kept row of a query are
-    kept too, so that any tie rule can still choose which of them ranks higher.
+    kept too, so that any tie rule can still choose which of them ranks higher. Ties
+    keep the order the rows were given in. :func:`rank_rows_plainly` defines the
+    result; this takes shortcuts to it (:mod:`~ragmetrics.evaluation.fast_paths`).
     """
     n = len(score)
     if n == 0:
         empty = np.zeros(0, np.int64)
         return RankedRows(empty, empty, score[:0], empty)
+    if not fast_paths.ENABLED:
+        return rank_rows_plainly(query, score, depth)
     # Many changes of id mean interleaved queries: then finding and hashing the block
     # heads would cost as much as numbering every row, so go straight to that. A sample
     # of the first rows decides whether to look at all of them.
@@ -63,6 +68,23 @@ def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedR
     # Stable: tied rows keep the order they were given in (rows are in that order within
     # a query and a score).
     order = rows[np.lexsort((-score[rows], codes[rows]))]
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
+    return _cut(score, order, starts, np.diff(np.append(starts, len(order))), order[starts],
+                depth)
+
+
+def rank_rows_plainly(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedRows:
+    """The definition of :func:`rank_rows`, with no shortcut.
+
+    Queries are numbered in order of first appearance (missing ids share one number,
+    after the others); every row is sorted by (query, score descending), stably; each
+    query keeps its top ``depth`` rows and the rows tied with the last of them.
+    """
+    codes, _ = pd.factorize(query)
+    codes = codes.astype(np.int64)
+    codes[codes < 0] = codes.max(initial=-1) + 1
+    order = np.lexsort((-score, codes))
     sorted_codes = codes[order]
     starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
     return _cut(score, order, starts, np.diff(np.append(starts, len(order))), order[starts],
@@ -178,6 +200,13 @@ def _addresses(values: np.ndarray) -> np.ndarray | None:
     the same object, so the same id. Ids read from a file or drawn from a vocabulary
     share objects (pandas' CSV reader reuses one str per distinct value), so comparing
     addresses settles most rows of ten million at the cost of comparing integers.
+
+    Why this is safe: a C-contiguous NumPy object array is, by NumPy's documented
+    layout, a buffer of ``PyObject*``, one per element; the view made here lives no
+    longer than ``values`` (the caller holds it), and the addresses are only compared
+    for equality, never dereferenced. Anything else (another dtype, a strided view, an
+    empty array) gets None, and the callers then compare values (tested: the same
+    numbers with this function disabled, ``tests/test_engine_paths.py``).
     """
     if values.dtype != object or not values.flags.c_contiguous or not len(values):
         return None

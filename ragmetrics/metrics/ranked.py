@@ -107,14 +107,13 @@ class RankedJudgments:
         """(query, rank) of each query's first relevant row within ``k``."""
         mask = self.relevant if k is None else self.relevant & self.within(k)
         rows = np.flatnonzero(mask)
-        q = self.query[rows]
-        first = rows[np.r_[True, q[1:] != q[:-1]]] if len(rows) else rows
+        first = rows[_changes(self.query[rows])]
         return self.query[first], self.rank[first]
 
     def running_hits(self, mask: np.ndarray) -> np.ndarray:
         """For each row, the rows of its query up to it (itself included) where ``mask``."""
         found = np.cumsum(mask)
-        before = np.r_[0, found][self.starts]
+        before = found[self.starts] - mask[self.starts]  # found before each query's start
         return found - np.repeat(before, self.counts)
 
     def divide(self, numerator, denominator) -> np.ndarray:
@@ -127,7 +126,16 @@ class RankedJudgments:
         return np.log2(self.rank + 2.0)
 
 
+def _changes(codes: np.ndarray) -> np.ndarray:
+    """True where a code differs from the one before it (and at the first row)."""
+    changed = np.empty(len(codes), dtype=bool)
+    if len(codes):
+        changed[0] = True
+        np.not_equal(codes[1:], codes[:-1], out=changed[1:])
+    return changed
+
+
 def _groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(starts, lengths) of the runs of equal codes (rows grouped already)."""
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else codes
-    return starts, np.diff(np.r_[starts, len(codes)]).astype(np.int64)
+    starts = np.flatnonzero(_changes(codes))
+    return starts, np.diff(starts, append=len(codes)).astype(np.int64)
