@@ -26,7 +26,8 @@ from ..validation import check_k
 from . import kernels
 from . import reference as ref
 
-__all__ = ["METRICS", "MetricInfo", "MetricSpec", "metric_info", "parse_metric", "parse_metrics"]
+__all__ = ["METRICS", "MetricInfo", "MetricSpec", "metric_info", "metrics_markdown", "parse_metric",
+           "parse_metrics"]
 
 
 @dataclass(frozen=True)
@@ -296,3 +297,22 @@ def parse_metrics(names) -> list[MetricSpec]:
             raise InputValueError(f"metric {name!r} is requested twice{same}")
         seen[spec] = name
     return specs
+
+
+def metrics_markdown() -> str:
+    """README's metrics table, from :data:`METRICS`: names, questions, trec_eval names."""
+    rows = ["| name in `evaluate` | metric | the question it answers | trec_eval |",
+            "|---|---|---|---|"]
+    for info in METRICS.values():
+        names = [info.name, *info.aliases]
+        if info.cutoff == "required":
+            shown = [f"`{n}@k`" for n in names]
+        elif info.cutoff == "optional":
+            shown = [f"`{n}`, `{n}@k`" for n in names]
+        else:
+            shown = [f"`{n}`" for n in names]
+        trec = ", ".join(f"`{t}`" for t in info.trec_eval) or "(none)"
+        means = [_MEAN_NAMES[a] for a in info.aliases if a in _MEAN_NAMES]
+        pretty = info.pretty_name + (f" (its mean: {means[0]})" if means else "")
+        rows.append(f"| {', '.join(shown)} | {pretty} | {info.question} | {trec} |")
+    return "\n".join(rows)
