@@ -26,6 +26,7 @@ expected numbers by hand. The defaults reproduce trec_eval.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -34,12 +35,14 @@ import pandas as pd
 import pytest
 
 from ragmetrics import (
+    METRICS,
     CoverageWarning,
     EmptyRelevantWarning,
     average_precision,
     dcg_at_k,
     evaluate,
     hit_rate_at_k,
+    metric_curves,
     mrr,
     ndcg_at_k,
     precision_at_k,
@@ -516,3 +519,56 @@ def test_readme_shows_the_conventions_table_as_the_code_has_it():
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert conventions_markdown() in readme
+
+
+# ---------------------------------------------------------------------------------------------
+# No NaN that no "skip" policy asked for; means say how many queries they average
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("grades", "gain"),
+    [
+        ({"a": 1024}, "exponential"),  # 2**1024 - 1 overflows a float
+        ({"a": 1023, "b": 1023}, "exponential"),  # each gain fits, their sum does not
+        ({"a": 1e308, "b": 1e308}, "linear"),
+    ],
+)
+def test_gains_that_overflow_a_float_are_refused_everywhere(grades, gain):
+    message = "the gains of the judged docs add up past the largest float"
+    with pytest.raises(ValueError, match=message):
+        evaluate({"q1": ["a"]}, {"q1": grades}, ["ndcg@10"], gain=gain)
+    with pytest.raises(ValueError, match=message):
+        ndcg_at_k(["a"], grades, 10, gain=gain)
+    with pytest.raises(ValueError, match=message):
+        metric_curves(["a"], grades, [1, 2], metrics=["ndcg"], gain=gain)
+    # Metrics without gains do not need them: recall is computed.
+    recall = evaluate({"q1": ["a"]}, {"q1": grades}, ["recall@10"], gain=gain).summary.iloc[0]
+    assert recall == 1 / len(grades)
+
+
+def test_an_infinite_grade_is_refused():
+    with pytest.raises(ValueError, match="must be a finite number, got inf"):
+        evaluate({"q1": ["a"]}, {"q1": {"a": math.inf}}, ["ndcg@10"])
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "relevance": [math.inf]})
+    with pytest.raises(ValueError, match="must hold finite grades"):
+        evaluate({"q1": ["a"]}, qrels, ["ndcg@10"])
+
+
+def test_a_nan_from_a_kernel_is_a_bug_not_a_number(monkeypatch):
+    from ragmetrics.metrics import kernels
+
+    monkeypatch.setattr(kernels, "recall", lambda r, k: np.full(r.n_queries, np.nan))
+    monkeypatch.setitem(METRICS, "recall", dataclasses.replace(METRICS["recall"],
+                                                               kernel=kernels.recall))
+    with pytest.raises(ArithmeticError, match="recall@5 is NaN for query 'q1'"):
+        evaluate({"q1": ["a"]}, {"q1": {"a"}}, ["recall@5"])
+
+
+def test_means_say_how_many_queries_they_average():
+    run = {"q1": ["a"], "q2": ["b"], "q3": ["c"]}
+    qrels = {"q1": {"a"}, "q2": {"b": 0}, "q3": {"x"}}
+    result = evaluate(run, qrels, ["rr", "ndcg@5"], empty_relevant="skip")
+    assert result.counts.to_dict() == {"rr": 2, "ndcg@5": 2}  # q2 has no relevant doc
+    assert "rr      0.5000  (mean of 2 queries)" in repr(result)
+    assert "Evaluation over 3 queries" in repr(result)
