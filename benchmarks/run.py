@@ -30,7 +30,7 @@ Then: agreement of every peer with ragmetrics, query by query, with the reason f
 difference (ties, missing queries), found by experiment on the small preset; the variants
 (rows in rank order or shuffled; ids as pandas ``object``, ``str`` or Arrow strings); the
 single-query path (``ragmetrics.metric_curves``, the arrays the widgets use, target
-under 50 us per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
+under 1 ms per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
 k = 1..50). ``--profile medium`` prints where ragmetrics spends its time instead.
 """
 
@@ -64,7 +64,9 @@ from benchmarks import peers as bench_peers
 
 K = 10
 TOLERANCE = 1e-12  # per-query values closer than this agree (summation order: ~1e-16)
-SINGLE_QUERY_TARGET_US = 50.0
+# A widget update's share of the 100 ms move-to-redraw budget: the curves come from the
+# metric table's kernels, as every other number (one definition per metric).
+SINGLE_QUERY_TARGET_US = 1000.0
 HEAVY_TIES = 2.0**-6  # the explaining experiments: ties in half the queries' top 11
 MODULES = {"ragmetrics": "ragmetrics", "pytrec_eval": "pytrec_eval", "ranx": "ranx",
            "ir_measures": "ir_measures"}

@@ -415,3 +415,16 @@ def test_without_object_addresses_the_values_decide(monkeypatch):
     monkeypatch.setattr(ranking, "_addresses", lambda values: None)
     pd.testing.assert_frame_equal(quietly(run, qrels, CUT_METRICS).per_query, expected,
                                   check_exact=True)
+
+
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+def test_evaluate_never_changes_the_callers_frames(layout):
+    # The scores are read from the frame's own array, without a copy: nothing may write to it.
+    for seed in range(3):
+        run, qrels = random_case(seed)
+        run = arrange(run, layout, seed)
+        run_before, qrels_before = run.copy(deep=True), qrels.copy(deep=True)
+        for metrics in (CUT_METRICS, [*CUT_METRICS, "map"]):
+            quietly(run, qrels, metrics)
+        pd.testing.assert_frame_equal(run, run_before, check_exact=True)
+        pd.testing.assert_frame_equal(qrels, qrels_before, check_exact=True)

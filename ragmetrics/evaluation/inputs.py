@@ -104,8 +104,12 @@ def _plain_ids(column: pd.Series) -> pd.Series:
 
 
 def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: pd.Series):
+    dtype = values.dtype
     try:
-        out = pd.to_numeric(values, errors="raise").to_numpy(np.float64)
+        if dtype == np.float64:  # the usual scores: the frame's own array, not a copy
+            out = values.to_numpy()
+        else:
+            out = pd.to_numeric(values, errors="raise").to_numpy(np.float64)
     except (TypeError, ValueError):
         bad = pd.to_numeric(values, errors="coerce").isna() & values.notna()
         i = int(np.flatnonzero(bad.to_numpy())[0]) if bad.any() else 0
