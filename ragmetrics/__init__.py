@@ -5,7 +5,6 @@ Per-query metrics read like the article (``recall_at_k(retrieved, relevant, k)``
 libraries disagree is a named policy (:mod:`ragmetrics.policies`).
 """
 
-from .compare import Comparison, compare
 from .errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -33,8 +32,10 @@ from .metrics import (
 from .metrics.table import METRICS, MetricInfo, MetricSpec, parse_metric
 from .policies import Conventions
 from .stats import (
+    Comparison,
     benjamini_hochberg,
     bootstrap_ci,
+    compare,
     holm,
     paired_bootstrap,
     paired_effect_size,

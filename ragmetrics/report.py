@@ -27,12 +27,12 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from .compare import Comparison
 from .errors import InputValueError
 from .output_files import write_atomic
 from .plotting import PALETTE
 from .policies import describe
 from .safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
+from .stats.comparison import Comparison
 
 __all__ = [
     "REPORT_FORMATS",
@@ -105,7 +105,7 @@ def summary_table(comparison: Comparison) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> qrels = {"q1": {"a"}, "q2": {"b"}}
     >>> result = compare({"bm25": {"q1": ["a"], "q2": ["x", "b"]}}, qrels, ["mrr"],
     ...                  n_resamples=200)
@@ -142,7 +142,7 @@ def differences_table(comparison: Comparison) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> qrels = {f"q{i}": {"a"} for i in range(30)}
     >>> runs = {"old": {q: ["z", "a"] for q in qrels}, "new": {q: ["a"] for q in qrels}}
     >>> table = differences_table(compare(runs, qrels, ["mrr", "recall@1"], n_resamples=500))
@@ -202,7 +202,7 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
     >>> card = convention_card(result)
     >>> card["tied scores"]
@@ -357,7 +357,7 @@ def to_markdown(comparison: Comparison, *, title: str = "Retrieval evaluation") 
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
     >>> text = to_markdown(result)
     >>> text.splitlines()[0]
@@ -410,7 +410,7 @@ def plot_intervals(comparison: Comparison, *, ax=None):
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr", "ndcg@10"],
     ...                  n_resamples=50)
     >>> ax = plot_intervals(result)
@@ -454,7 +454,7 @@ def plot_differences(comparison: Comparison, *, system: str | None = None, ax=No
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> runs = {"a": {"q1": ["x", "d"]}, "b": {"q1": ["d"]}}
     >>> result = compare(runs, {"q1": {"d"}}, ["mrr"], n_resamples=50)
     >>> ax = plot_differences(result)
@@ -529,7 +529,7 @@ def to_html(comparison: Comparison, *, title: str = "Retrieval evaluation",
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
     >>> page = to_html(result, title="<BM25>")
     >>> "<h1>&lt;BM25&gt;</h1>" in page, "data:image/png;base64," in page
@@ -579,7 +579,7 @@ def per_query_frame(comparison: Comparison) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from ragmetrics.compare import compare
+    >>> from ragmetrics import compare
     >>> runs = {"a": {"q1": ["x", "d"]}, "b": {"q1": ["d"]}}
     >>> result = compare(runs, {"q1": {"d"}}, ["mrr"], n_resamples=50)
     >>> per_query_frame(result)

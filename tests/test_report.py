@@ -18,7 +18,6 @@ import pytest
 
 import ragmetrics
 from ragmetrics import output_files
-from ragmetrics.compare import ONE_METRIC_NOTE, compare
 from ragmetrics.report import (
     convention_card,
     differences_table,
@@ -33,6 +32,7 @@ from ragmetrics.report import (
     write_per_query_csv,
     write_report,
 )
+from ragmetrics.stats.comparison import ONE_METRIC_NOTE, compare
 
 METRICS = ["recall@1", "precision@1", "mrr", "ndcg@2"]
 

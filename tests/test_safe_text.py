@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragmetrics.compare import compare
+from ragmetrics import compare
 from ragmetrics.report import plot_intervals
 from ragmetrics.safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
 
