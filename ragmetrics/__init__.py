@@ -51,7 +51,7 @@ def __getattr__(name: str):
     # Reports draw figures: import matplotlib only when a report is asked for, so that
     # `import ragmetrics` stays quick in a fresh process.
     if name == "write_report":
-        from .report import write_report
+        from .reports import write_report
 
         return write_report
     raise AttributeError(f"module 'ragmetrics' has no attribute {name!r}")

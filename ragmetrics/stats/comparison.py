@@ -191,7 +191,7 @@ class Comparison:
         Means with their intervals, each system against the baseline, the warnings and
         the conventions (:func:`ragmetrics.reports.to_text`).
         """
-        from ..report import to_text
+        from ..reports.text_report import to_text
 
         return to_text(self)
 
@@ -205,7 +205,7 @@ class Comparison:
         >>> result.to_markdown(title="BM25").splitlines()[0]
         '# BM25'
         """
-        from ..report import to_markdown
+        from ..reports.markdown_report import to_markdown
 
         return to_markdown(self, title=title)
 
@@ -221,7 +221,7 @@ class Comparison:
         >>> page.startswith("<!DOCTYPE html>"), "<script" in page
         (True, False)
         """
-        from ..report import to_html
+        from ..reports.html_report import to_html
 
         return to_html(self, title=title, figures=figures)
 
