@@ -5,7 +5,6 @@ Per-query metrics read like the article (``recall_at_k(retrieved, relevant, k)``
 libraries disagree is a named policy (:mod:`ragmetrics.policies`).
 """
 
-from .compare import Comparison, compare
 from .errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -33,8 +32,10 @@ from .metrics import (
 from .metrics.table import METRICS, MetricInfo, MetricSpec, parse_metric
 from .policies import Conventions
 from .stats import (
+    Comparison,
     benjamini_hochberg,
     bootstrap_ci,
+    compare,
     holm,
     paired_bootstrap,
     paired_effect_size,
@@ -50,7 +51,7 @@ def __getattr__(name: str):
     # Reports draw figures: import matplotlib only when a report is asked for, so that
     # `import ragmetrics` stays quick in a fresh process.
     if name == "write_report":
-        from .report import write_report
+        from .reports import write_report
 
         return write_report
     raise AttributeError(f"module 'ragmetrics' has no attribute {name!r}")

@@ -43,16 +43,16 @@ import sys
 import traceback
 from pathlib import Path
 
-from .compare import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
 from .errors import InputError
 from .evaluation import check_judgments
 from .io import read_qrels, read_run
 from .io.trec import EXTRA_FIELDS
 from .metrics.table import METRICS, parse_metrics
-from .output_files import check_outputs
 from .policies import CONVENTIONS, Conventions
-from .report import REPORT_FORMATS, to_text, write_per_query_csv, write_report
-from .safe_text import terminal_text
+from .reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
+from .reports.output_files import check_outputs
+from .reports.safe_text import terminal_text
+from .stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
 
 __all__ = ["main"]
 

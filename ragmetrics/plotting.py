@@ -25,7 +25,7 @@ from matplotlib.ticker import MaxNLocator
 from .errors import InputTypeError, InputValueError
 from .metrics.table import metric_info, parse_metric
 from .policies import GAIN_POLICIES
-from .safe_text import plot_text
+from .reports.safe_text import plot_text
 from .teaching.ndcg_table import ndcg_table
 from .validation import (
     as_grades,

@@ -1,4 +1,5 @@
-"""ragmetrics.compare: every number equals its single-metric oracle, every rule is kept.
+"""compare (ragmetrics.stats.comparison): every number equals its single-metric oracle,
+every rule is kept.
 
 The oracles: :func:`ragmetrics.evaluate` (per-query values and means), the functions of
 :mod:`ragmetrics.stats` called one metric at a time with the same seed (intervals,
@@ -17,7 +18,6 @@ import pytest
 from scipy import stats as sp
 
 from ragmetrics import evaluate, read_golden, read_trec_run
-from ragmetrics.compare import ONE_METRIC_NOTE, UNDECIDED, compare, default_metrics
 from ragmetrics.stats import (
     benjamini_hochberg,
     bootstrap_ci,
@@ -27,6 +27,7 @@ from ragmetrics.stats import (
     randomization_test,
     randomization_verdicts,
 )
+from ragmetrics.stats.comparison import ONE_METRIC_NOTE, UNDECIDED, compare, default_metrics
 
 METRICS = ["recall@2", "precision@2", "mrr", "ndcg@3"]
 

@@ -441,7 +441,7 @@ def test_debug_shows_the_traceback_of_an_input_error_too(corpus, capsys):
 
 def test_an_interrupted_write_leaves_the_old_report_and_no_temporary_file(corpus, capsys,
                                                                            monkeypatch):
-    from ragmetrics import output_files
+    from ragmetrics.reports import output_files
 
     copy, outputs = corpus
     report = outputs / "r.md"
@@ -461,7 +461,7 @@ def test_an_interrupted_write_leaves_the_old_report_and_no_temporary_file(corpus
 
 KILLED_MID_WRITE = textwrap.dedent("""
     import os, sys, time
-    from ragmetrics import output_files
+    from ragmetrics.reports import output_files
 
     def slow(fd, data):
         os.write(fd, data[: len(data) // 2])
@@ -495,7 +495,8 @@ def test_sigterm_to_the_command_removes_its_half_written_report(corpus):
     report = outputs / "r.md"
     script = textwrap.dedent(f"""
         import os, sys, time
-        from ragmetrics import cli, output_files
+        from ragmetrics import cli
+        from ragmetrics.reports import output_files
 
         def slow(fd, data):
             os.write(fd, data[:10])

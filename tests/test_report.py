@@ -1,4 +1,4 @@
-"""ragmetrics.report: every report shows the Comparison's numbers, its warnings and its card.
+"""ragmetrics.reports: every report shows the Comparison's numbers, its warnings and its card.
 
 Also: the HTML page is self-contained, files are written atomically, and drawing a report
 leaves pyplot's global state alone.
@@ -17,22 +17,26 @@ import pandas as pd
 import pytest
 
 import ragmetrics
-from ragmetrics import output_files
-from ragmetrics.compare import ONE_METRIC_NOTE, compare
-from ragmetrics.report import (
+from ragmetrics.reports import (
+    build_report,
     convention_card,
     differences_table,
+    output_files,
     per_query_frame,
     plot_differences,
     plot_intervals,
+    render_html,
+    render_markdown,
+    render_text,
     summary_table,
     to_html,
     to_markdown,
     to_text,
-    write_atomic,
     write_per_query_csv,
     write_report,
 )
+from ragmetrics.reports.output_files import write_atomic
+from ragmetrics.stats.comparison import ONE_METRIC_NOTE, compare
 
 METRICS = ["recall@1", "precision@1", "mrr", "ndcg@2"]
 
@@ -179,6 +183,40 @@ def test_markdown_report(comparison):
     means = next(line for line in text.splitlines() if line.startswith("| mrr "))
     assert means.count(" | ") == 2
     assert "0.8333 [" in means
+
+
+def test_one_document_gives_every_format(comparison):
+    document = build_report(comparison, title="Support bot")
+    assert render_text(document) == to_text(comparison)
+    assert render_markdown(document) == to_markdown(comparison, title="Support bot")
+    assert (render_html(document, figures=False)
+            == to_html(comparison, title="Support bot", figures=False))
+    # Its parts, in reading order, as plain text (the renderers escape it).
+    assert document.title == "Support bot"
+    assert document.means.table.header == ("metric", "old", "new <b>|x")
+    means = {row[0]: row[1:] for row in document.means.table.rows}
+    assert means["mrr"][1].startswith("0.8333 [")  # (20 x 1 + 10 x 1/2) / 30
+    assert [s.heading for s in document.against_baseline] == [
+        ("new <b>|x", " vs ", "old", " (baseline)")
+    ]
+    assert [s.figure.system for s in document.against_baseline] == ["new <b>|x"]
+    assert ["".join(s.heading) for s in document.drilldowns] == [
+        "Queries where new <b>|x and old differ most on ndcg@2",
+        "Worst queries of old on ndcg@2",
+        "Worst queries of new <b>|x on ndcg@2",
+    ]
+    assert [len(s.table.rows) for s in document.drilldowns] == [10, 10, 10]
+    assert dict(document.card.table.rows) == convention_card(comparison)
+    assert document.conventions.endswith("correction=holm, alpha=0.05")
+
+
+def test_a_comparison_renders_itself_through_the_reports(comparison, small):
+    for c in (comparison, small):
+        assert repr(c) == c.to_text() == to_text(c)
+        assert c.to_markdown(title="T <x>") == to_markdown(c, title="T <x>")
+        assert c.to_html(title="T", figures=False) == to_html(c, title="T", figures=False)
+    assert comparison.to_html() == to_html(comparison)  # figures too: the same PNGs
+    assert comparison.to_markdown().startswith("# Retrieval evaluation\n")
 
 
 def test_warnings_come_first_in_every_report(small):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .errors import (
+from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
     InputError,
@@ -41,27 +41,24 @@ from .errors import (
     RagmetricsWarning,
     RankOrderWarning,
 )
-from .evaluation import Evaluation, check_judgments, evaluate
-from .metrics.table import parse_metrics
-from .policies import Conventions, parameters_doc
-from .stats import (
-    CORRECTIONS,
-    MAX_RESAMPLES_FACTOR,
-    _check_alpha,
-    _check_confidence,
-    _check_correction,
-    _check_positive_int,
-    _check_progress,
-    _check_seed,
-    bootstrap_interval,
-    bootstrap_means,
-    finite_column_groups,
-    paired_differences,
-    paired_effect_size,
-    paired_t_test,
-    randomization_verdicts,
+from ..evaluation import Evaluation, check_judgments, evaluate
+from ..metrics.table import parse_metrics
+from ..policies import Conventions, parameters_doc
+from .checks import (
+    check_alpha,
+    check_confidence,
+    check_positive_int,
+    check_progress,
+    check_seed,
     sample_size_warnings,
 )
+from .corrections import CORRECTIONS, check_correction
+from .effect_size import paired_effect_size
+from .intervals import bootstrap_interval
+from .resampling import bootstrap_means, finite_column_groups
+from .rounding import paired_differences
+from .t_test import paired_t_test
+from .verdicts import MAX_RESAMPLES_FACTOR, randomization_verdicts
 
 __all__ = ["CORRECTIONS", "DEFAULT_CUTOFFS", "UNDECIDED", "Comparison", "compare",
            "default_metrics"]
@@ -93,7 +90,7 @@ def default_metrics(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
     """
     if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Sequence) or not cutoffs:
         raise InputTypeError(f"cutoffs must be a non-empty sequence of ints, got {cutoffs!r}")
-    ks = [_check_positive_int(k, "each cut-off") for k in cutoffs]
+    ks = [check_positive_int(k, "each cut-off") for k in cutoffs]
     if len(set(ks)) != len(ks):
         raise InputValueError(f"cutoffs repeat a value: {list(cutoffs)!r}")
     return (
@@ -153,6 +150,9 @@ class Comparison:
         One of :data:`ragmetrics.stats.INTERVAL_METHODS`.
     evaluations : dict of str to Evaluation
         The raw result of :func:`ragmetrics.evaluate` for each system.
+
+    ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
+    the full report (:mod:`ragmetrics.reports`).
     """
 
     summary: pd.DataFrame
@@ -178,10 +178,52 @@ class Comparison:
         """The number of queries compared (the rows of each ``per_query`` frame)."""
         return len(self.per_query[self.baseline])
 
+    # The renderers live in the reports layer (ragmetrics.reports), which imports this
+    # module: each method below imports it when called, so the dependency runs one way,
+    # reports -> stats, and `import ragmetrics.stats` loads no renderer (nor matplotlib).
+
     def __repr__(self) -> str:
-        from .report import to_text  # the presentation layer; imported late, it imports us
+        return self.to_text()
+
+    def to_text(self) -> str:
+        """The comparison as plain text, for a terminal: what ``print(comparison)`` shows.
+
+        Means with their intervals, each system against the baseline, the warnings and
+        the conventions (:func:`ragmetrics.reports.to_text`).
+        """
+        from ..reports.text_report import to_text
 
         return to_text(self)
+
+    def to_markdown(self, *, title: str = "Retrieval evaluation") -> str:
+        """The full report as Markdown: warnings, means, each system against the baseline,
+        drill-downs and the convention card (:func:`ragmetrics.reports.to_markdown`).
+
+        Examples
+        --------
+        >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
+        >>> result.to_markdown(title="BM25").splitlines()[0]
+        '# BM25'
+        """
+        from ..reports.markdown_report import to_markdown
+
+        return to_markdown(self, title=title)
+
+    def to_html(self, *, title: str = "Retrieval evaluation", figures: bool = True) -> str:
+        """The full report as one self-contained HTML page: figures inline, no script, no
+        external URL (:func:`ragmetrics.reports.to_html`). Drawing the figures imports
+        matplotlib; ``figures=False`` leaves them out.
+
+        Examples
+        --------
+        >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
+        >>> page = result.to_html(figures=False)
+        >>> page.startswith("<!DOCTYPE html>"), "<script" in page
+        (True, False)
+        """
+        from ..reports.html_report import to_html
+
+        return to_html(self, title=title, figures=figures)
 
     def _check_metric(self, metric) -> str:
         if metric not in self.metrics:
@@ -230,7 +272,7 @@ class Comparison:
         q2        0.500000  1.0    0.500000
         """
         metric = self._check_metric(metric)
-        n = _check_positive_int(n, "n")
+        n = check_positive_int(n, "n")
         if system is None:
             if len(self.systems) < 2:
                 raise InputValueError(
@@ -273,7 +315,7 @@ class Comparison:
         """
         system = self._check_system(system)
         metric = self._check_metric(metric)
-        n = _check_positive_int(n, "n")
+        n = check_positive_int(n, "n")
         names = [system] + [s for s in self.systems if s != system]
         frame = pd.DataFrame({s: self.per_query[s][metric] for s in names})
         frame = frame[frame[system].notna()]
@@ -398,19 +440,19 @@ def compare(
         [metrics] if isinstance(metrics, str) else list(metrics)
     )
     specs = parse_metrics(metric_names)
-    alpha = _check_alpha(alpha)
-    confidence = _check_confidence(confidence)
-    n_resamples = _check_positive_int(n_resamples, "n_resamples")
+    alpha = check_alpha(alpha)
+    confidence = check_confidence(confidence)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
     if max_resamples is None:
         max_resamples = MAX_RESAMPLES_FACTOR * n_resamples
-    max_resamples = _check_positive_int(max_resamples, "max_resamples")
+    max_resamples = check_positive_int(max_resamples, "max_resamples")
     if max_resamples < n_resamples:
         raise InputValueError(
             f"max_resamples ({max_resamples}) must be at least n_resamples ({n_resamples})"
         )
-    seed = _check_seed(seed)
-    correction = _check_correction(correction)
-    progress = _check_progress(progress)
+    seed = check_seed(seed)
+    correction = check_correction(correction)
+    progress = check_progress(progress)
     conventions = Conventions(
         relevance_level=relevance_level, gain=gain, ties=ties, duplicates=duplicates,
         empty_relevant=empty_relevant, missing_from_run=missing_from_run, order_by=order_by,

@@ -19,7 +19,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .errors import InputValueError
+from ..errors import InputValueError
 
 __all__ = ["check_outputs", "write_atomic"]
 
