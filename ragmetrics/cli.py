@@ -51,7 +51,7 @@ from .metrics.table import METRICS, parse_metrics
 from .policies import CONVENTIONS, Conventions
 from .reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from .reports.output_files import check_outputs
-from .reports.safe_text import terminal_text
+from .safe_text import terminal_text
 from .stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
 
 __all__ = ["main"]

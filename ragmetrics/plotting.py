@@ -25,8 +25,8 @@ from matplotlib.ticker import MaxNLocator
 from .errors import InputTypeError, InputValueError
 from .metrics.table import metric_info, parse_metric
 from .policies import GAIN_POLICIES
-from .reports.safe_text import plot_text
-from .teaching.ndcg_table import ndcg_table
+from .safe_text import plot_text
+from .teaching.ndcg_steps import ndcg_table
 from .validation import (
     as_grades,
     as_ranking,

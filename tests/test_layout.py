@@ -23,8 +23,8 @@ import ragmetrics.reports
 import ragmetrics.stats
 
 PACKAGE = Path(ragmetrics.__file__).parent
-MOVED = ("ragmetrics.compare", "ragmetrics.report", "ragmetrics.safe_text",
-         "ragmetrics.output_files")
+MOVED = ("ragmetrics.compare", "ragmetrics.report", "ragmetrics.output_files",
+         "ragmetrics.teaching.ndcg_table")
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

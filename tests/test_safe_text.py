@@ -1,5 +1,5 @@
 """User text made inert: terminals, Markdown, spreadsheets and plots
-(ragmetrics.reports.safe_text)."""
+(ragmetrics.safe_text)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ragmetrics import compare
 from ragmetrics.reports.figures import plot_intervals
-from ragmetrics.reports.safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
+from ragmetrics.safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
 
 
 @pytest.mark.parametrize(

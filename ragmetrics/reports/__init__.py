@@ -23,7 +23,6 @@ The modules:
   (matplotlib; imported only when a figure is asked for);
 - :mod:`~ragmetrics.reports.report_file`: :func:`write_report`, by file extension;
 - :mod:`~ragmetrics.reports.per_query`: the per-query values, and their CSV file;
-- :mod:`~ragmetrics.reports.safe_text`: user text made inert for each place it is shown;
 - :mod:`~ragmetrics.reports.output_files`: files written atomically, never over an input.
 """
 
@@ -63,9 +62,8 @@ _FIGURES = ("plot_differences", "plot_intervals")
 
 
 def __getattr__(name: str):
-    # The figures import matplotlib (and ragmetrics.plotting, which imports this package's
-    # safe_text): loaded when a figure is asked for, so that importing the reports costs
-    # no matplotlib and plotting can import safe_text without a cycle.
+    # The figures import matplotlib: loaded when a figure is asked for, so that importing
+    # the reports costs no matplotlib.
     if name in _FIGURES:
         from . import figures
 

@@ -4,7 +4,7 @@ baseline with its paired interval.
 Like :mod:`ragmetrics.plotting`, each function takes ``ax=None`` (a new figure is made,
 without pyplot, only when no Axes is given), returns the Axes it drew on and never
 changes global settings; names are drawn as written
-(:func:`~ragmetrics.reports.safe_text.plot_text`).
+(:func:`~ragmetrics.safe_text.plot_text`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import numpy as np
 
 from ..errors import InputValueError
 from ..plotting import PALETTE
+from ..safe_text import plot_text
 from ..stats.comparison import Comparison
 from .formatting import format_count, format_percent
-from .safe_text import plot_text
 
 __all__ = ["plot_differences", "plot_intervals", "png_base64"]
 

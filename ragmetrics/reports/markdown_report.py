@@ -1,14 +1,14 @@
 """The report as Markdown (GitHub-flavoured tables): every part of the report document.
 
 User text (titles, system names, query ids, warnings) is shown as written, never as
-markup: no HTML, no link, no table break (:func:`~ragmetrics.reports.safe_text.markdown_text`).
+markup: no HTML, no link, no table break (:func:`~ragmetrics.safe_text.markdown_text`).
 """
 
 from __future__ import annotations
 
+from ..safe_text import markdown_text
 from ..stats.comparison import Comparison
 from .document import WARNINGS_HEADING, ReportDocument, Section, build_report
-from .safe_text import markdown_text
 from .tables import Table
 
 __all__ = ["render_markdown", "to_markdown"]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..safe_text import spreadsheet_cell
 from ..stats.comparison import Comparison
 from .output_files import write_atomic
-from .safe_text import spreadsheet_cell
 
 __all__ = ["per_query_frame", "write_per_query_csv"]
 
@@ -39,7 +39,7 @@ def write_per_query_csv(comparison: Comparison, path) -> Path:
 
     A query id or system name that a spreadsheet would run as a formula (it starts
     with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and is not a number)
-    is written with a leading ``'`` (:func:`ragmetrics.reports.safe_text.spreadsheet_cell`).
+    is written with a leading ``'`` (:func:`ragmetrics.safe_text.spreadsheet_cell`).
     """
     frame = per_query_frame(comparison)
     for column in ("query_id", "system"):

@@ -10,9 +10,9 @@ shown as an escape: ids and names cannot drive the terminal.
 
 from __future__ import annotations
 
+from ..safe_text import terminal_text
 from ..stats.comparison import Comparison
 from .document import ReportDocument, build_report
-from .safe_text import terminal_text
 from .tables import Table
 
 __all__ = ["render_text", "to_text"]

@@ -7,7 +7,7 @@ wheel (:mod:`~ragmetrics.teaching.datafiles`).
 
 from .budget import chunks_that_fit
 from .examples import Example, example_names, load_example
-from .ndcg_table import ndcg_table
+from .ndcg_steps import ndcg_table
 from .traps import Trap, trap_scenarios
 
 __all__ = ["Example", "Trap", "chunks_that_fit", "example_names", "load_example", "ndcg_table",

@@ -19,7 +19,7 @@ from ..errors import InputTypeError, InputValueError
 from ..evaluation.curves import metric_curves
 from ..metrics.table import metric_info
 from ..policies import GAIN_POLICIES
-from ..teaching.ndcg_table import ndcg_table
+from ..teaching.ndcg_steps import ndcg_table
 from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
 
 __all__ = [
