@@ -501,10 +501,10 @@ def test_the_conventions_table_builds_the_record_the_signatures_and_the_docs():
 
 
 def test_the_cli_options_and_the_report_card_come_from_the_table():
-    from ragmetrics.cli import _build_parser
+    from ragmetrics.cli import build_parser
     from ragmetrics.policies import CONVENTIONS, Conventions, describe
 
-    text = _build_parser()._subparsers._group_actions[0].choices["evaluate"].format_help()
+    text = build_parser()._subparsers._group_actions[0].choices["evaluate"].format_help()
     for convention in CONVENTIONS:
         assert convention.cli_option in text
     card = describe(Conventions())

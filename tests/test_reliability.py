@@ -413,7 +413,7 @@ def test_an_internal_error_says_it_is_one_and_exits_1(corpus, capsys, monkeypatc
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr(cli, "compare", broken)
+    monkeypatch.setattr(cli.evaluate, "compare", broken)
     argv = ["evaluate", str(copy / "golden.csv"), str(copy / "run.txt")]
     assert main(argv) == 1
     _, err = capsys.readouterr()

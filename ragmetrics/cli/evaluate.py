@@ -1,4 +1,4 @@
-"""The ``ragmetrics`` command: evaluate and compare runs from files.
+"""``ragmetrics evaluate``: evaluate and compare runs from files.
 
 ::
 
@@ -35,48 +35,26 @@ traceback); 130 when interrupted.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import os
-import signal
 import sys
-import traceback
 from pathlib import Path
 
-from .errors import InputError
-from .evaluation import check_judgments
-from .io import read_qrels, read_run
-from .io.trec import EXTRA_FIELDS
-from .metrics.table import METRICS, parse_metrics
-from .policies import CONVENTIONS, Conventions
-from .reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
-from .reports.output_files import check_outputs
-from .safe_text import terminal_text
-from .stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
+from ..errors import InputError
+from ..evaluation import check_judgments
+from ..io.trec import EXTRA_FIELDS
+from ..metrics.table import metric_info, parse_metrics
+from ..policies import CONVENTIONS, Conventions
+from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
+from ..reports.output_files import check_outputs
+from ..safe_text import terminal_text
+from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
+from .common import UsageError, check_output_names, load_qrels, load_run, number, progress_line
 
-__all__ = ["main"]
-
-
-
-class UsageError(InputError):
-    """Bad input from the command line: printed as one line, exit status 2."""
+__all__ = ["add_parser", "run"]
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not argparse's usage block
-        raise UsageError(f"{message} (see: {self.prog} --help)")
-
-
-def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="ragmetrics",
-        description="Exact retrieval metrics for RAG: Recall@k, Precision@k, MRR, nDCG@k.",
-    )
-    parser.add_argument("--version", action="version", version=f"ragmetrics {_version()}")
-    parser.add_argument("--debug", action="store_true",
-                        help="print the full traceback of any error")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    cmd = commands.add_parser(
+def add_parser(subcommands) -> None:
+    """Add ``evaluate`` to the command's subcommands."""
+    cmd = subcommands.add_parser(
         "evaluate",
         help="evaluate one or more runs against a golden set, with intervals and tests",
         description="Print each metric's mean with its bootstrap interval; with two or more "
@@ -138,22 +116,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                   help=f"{convention.label} ({meanings}; default: "
                                   "%(default)s)")
         else:
-            policies.add_argument(convention.cli_option, metavar="N", type=_number,
+            policies.add_argument(convention.cli_option, metavar="N", type=number,
                                   default=convention.default,
                                   help=f"{convention.label}: "
                                   f"{convention.number.format(value='N')} (default: %(default)s)")
-    return parser
-
-
-def _version() -> str:
-    from . import __version__  # the package, imported by the time the command runs
-
-    return __version__
-
-
-def _number(text: str):
-    value = float(text)  # argparse turns the ValueError into a usage error
-    return int(value) if value.is_integer() else value
 
 
 # -- arguments -> inputs ---------------------------------------------------------------
@@ -177,7 +143,10 @@ def _metrics(text: str | None, ks: list[int]) -> list[str]:
         item = item.strip()
         if not item:
             raise UsageError(f"--metrics: an empty name in {text!r}")
-        info = METRICS.get(item.lower())
+        try:
+            info = metric_info(item.lower())
+        except InputError:
+            info = None  # parse_metrics names it, with a suggestion
         if "@" not in item and info is not None and info.cutoff == "required":
             names += [f"{item.lower()}@{k}" for k in ks]
         else:
@@ -203,49 +172,18 @@ def _names(text: str | None, runs: list[str]) -> list[str]:
     return names
 
 
-def _load(path_text: str, role: str, args):
-    """Read GOLDEN (role "golden") or a RUN (role "run"), in whatever format it is."""
-    path = Path(path_text)
-    label = "GOLDEN" if role == "golden" else "RUN"
-    if not path.exists():
-        raise UsageError(f"{label} file not found: {path_text}")
-    if not path.is_file():
-        raise UsageError(f"{label} is not a regular file (a folder or a pipe?): {path_text}")
-    if role == "golden":
-        return read_qrels(path)
-    # A doc listed twice is refused by the reader, which can name both lines.
-    duplicates = "error" if args.duplicates == "error" else "keep"
-    return read_run(path, extra_fields=args.trec_extra_fields, duplicates=duplicates)
-
-
-def _check_output_names(path_text: str | None, option: str, extensions) -> None:
-    if path_text is not None and Path(path_text).suffix.lower() not in extensions:
-        raise UsageError(
-            f"{option} {path_text}: the file name must end in {' or '.join(extensions)}"
-        )
-
-
-def _progress_line(stream):
-    def show(done: int, total: int) -> None:
-        stream.write(f"\rresampling: {100 * done // max(total, 1):3d}%")
-        if done >= total:
-            stream.write("\r" + " " * 20 + "\r")
-        stream.flush()
-
-    return show
-
-
 # -- the command -----------------------------------------------------------------------
 
 
-def _evaluate(args) -> int:
+def run(args) -> int:
+    """``ragmetrics evaluate``: print the comparison, write the reports; 0 on success."""
     ks = _cutoffs(args.k)
     metrics = _metrics(args.metrics, ks)
     names = _names(args.names, args.runs)
     if args.baseline is not None and args.baseline not in names:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the run names {names}")
-    _check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
-    _check_output_names(args.per_query, "--per-query", (".csv",))
+    check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
+    check_output_names(args.per_query, "--per-query", (".csv",))
     inputs = [("GOLDEN", args.golden)] + [("RUN", path) for path in args.runs]
     check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
 
@@ -253,12 +191,12 @@ def _evaluate(args) -> int:
     Conventions(**conventions)  # the options' own errors, before any file is read
     parse_metrics(metrics)
 
-    qrels = _load(args.golden, "golden", args)
+    qrels = load_qrels(args.golden)
     try:
         check_judgments(qrels, metrics, **conventions)
     except InputError as error:
         raise UsageError(f"GOLDEN {args.golden}: {error}") from None
-    runs = {name: _load(path, "run", args)
+    runs = {name: load_run(path, extra_fields=args.trec_extra_fields, duplicates=args.duplicates)
             for name, path in zip(names, args.runs, strict=True)}
     comparison = compare(
         runs,
@@ -271,7 +209,7 @@ def _evaluate(args) -> int:
         max_resamples=args.max_resamples,
         seed=args.seed,
         correction=args.correction,
-        progress=_progress_line(sys.stderr) if sys.stderr.isatty() else None,
+        progress=progress_line(sys.stderr) if sys.stderr.isatty() else None,
         **conventions,
     )
     print(to_text(comparison))
@@ -282,72 +220,3 @@ def _evaluate(args) -> int:
         write_per_query_csv(comparison, args.per_query)
         print(terminal_text(f"per-query values written to {args.per_query}"), file=sys.stderr)
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 success, 2 bad input, 1 a bug).
-
-    Examples
-    --------
-    >>> main(["evaluate", "no-such-golden.csv", "run.csv"])
-    2
-    """
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
-    with _terminate_as_exit():
-        try:
-            args = _build_parser().parse_args(argv)
-            return _evaluate(args)
-        except SystemExit as exit:  # --help, --version and SIGTERM end here
-            return int(exit.code or 0) if isinstance(exit.code, int | None) else 2
-        except (InputError, OSError) as error:
-            if debug:
-                traceback.print_exc()
-            _say(_input_error_message(error))
-            return 2
-        except KeyboardInterrupt:
-            _say("interrupted")
-            return 130
-        except Exception as error:  # noqa: BLE001 - a bug in ragmetrics, not in the input
-            if debug:
-                traceback.print_exc()
-            _say(
-                f"internal error (a bug in ragmetrics, not in your input): "
-                f"{type(error).__name__}: {error}"
-                + ("" if debug else "; run again with --debug for the traceback, and please "
-                   "report it")
-            )
-            return 1
-
-
-def _input_error_message(error: Exception) -> str:
-    if isinstance(error, OSError) and error.filename is not None:
-        reason = error.strerror or str(error)
-        return f"cannot read or write {os.fspath(error.filename)}: {reason}"
-    return str(error)
-
-
-def _say(message: str) -> None:
-    # Ids and file names come from the user: no escape sequence reaches the terminal.
-    print(f"ragmetrics: error: {terminal_text(message, keep_newlines=False)}",
-          file=sys.stderr)
-
-
-@contextlib.contextmanager
-def _terminate_as_exit():
-    """SIGTERM ends the command like Ctrl-C: files half written are removed first."""
-    def stop(signum, frame):
-        raise SystemExit(128 + signum)
-
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
