@@ -109,7 +109,7 @@ def test_two_runs_from_csv_and_jsonl(capsys):
     status, out, err = run(capsys, GOLDEN, BM25, DENSE, "--resamples", "2000")
     assert (status, err) == (0, "")
     assert out.splitlines()[0] == (
-        "30 queries, 2 systems; mean [95% bootstrap interval], 2000 resamples, seed 0"
+        "30 queries, 2 systems; mean [95% interval], 2000 resamples, seed 0"
     )
     metrics = ["recall@5", "recall@10", "recall@20", "precision@5", "precision@10",
                "precision@20", "mrr", "ndcg@5", "ndcg@10", "ndcg@20"]

@@ -518,7 +518,7 @@ def test_the_command_line_passes_alpha_and_confidence_apart(capsys):
     assert main([*args, "--alpha", "0.01", "--confidence", "0.9",
                  "--max-resamples", "300"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("30 queries, 2 systems; mean [90% bootstrap interval]")
+    assert out.splitlines()[0].startswith("30 queries, 2 systems; mean [90% interval]")
     assert "difference [95% CI each, 90% together]" in out
     assert "alpha=0.01" in out
     assert "the verdicts are at alpha = 0.01 and the intervals at confidence 0.9" in out

@@ -163,7 +163,7 @@ def test_card_follows_the_policies():
 def test_text_report(comparison):
     text = to_text(comparison)
     assert text.splitlines()[0] == (
-        "30 queries, 2 systems; mean [95% bootstrap interval], 500 resamples, seed 2"
+        "30 queries, 2 systems; mean [95% interval], 500 resamples, seed 2"
     )
     assert "new <b>|x vs old (baseline)" in text
     assert summary_table(comparison).loc["mrr", "old"] in text
@@ -365,3 +365,16 @@ def test_every_report_renders_edge_cases(case):
         assert "only 1 query: too few queries" in text
         assert text.startswith("1 query, 2 systems;")
         assert "n/a" in text  # no t-test on one query
+
+
+def test_a_mean_over_fewer_queries_says_how_many():
+    # Under a "skip" policy a mean may average fewer queries than were compared: it says so.
+    qrels = {f"q{i}": ({"a"} if i % 3 else {"a": 0}) for i in range(30)}  # 10 without one
+    run = {f"q{i}": ["a"] for i in range(30)}
+    result = compare({"x": run}, qrels, ["mrr", "recall@5"], empty_relevant="skip",
+                     n_resamples=200)
+    assert summary_table(result).loc["mrr", "x"] == "1.0000 [1.0000, 1.0000] (n = 20)"
+    text = result.to_text()
+    assert text.startswith("30 queries, 1 system; mean [95% interval]")
+    assert "(n = 20)" in text
+    assert "A cell marked (n = ...) is a mean over fewer queries" in result.to_markdown()

@@ -128,7 +128,7 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
     >>> runs = {"old": {"q1": ["x", "d"]}, "new": {"q1": ["d"]}}
     >>> document = build_report(compare(runs, {"q1": {"d"}}, ["mrr"], n_resamples=50))
     >>> document.overview
-    '1 query, 2 systems; mean [95% bootstrap interval], 50 resamples, seed 0'
+    '1 query, 2 systems; mean [95% interval], 50 resamples, seed 0'
     >>> document.means.table.rows
     (('mrr', '0.5000 [0.5000, 0.5000]', '1.0000 [1.0000, 1.0000]'),)
     >>> ["".join(section.heading) for section in document.against_baseline]
@@ -152,15 +152,14 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
         overview=(
             f"{format_count(c.n_queries, 'query', 'queries')}, "
             f"{format_count(len(c.systems), 'system', 'systems')}; "
-            f"mean [{format_percent(c.confidence)} bootstrap interval], {c.n_resamples} "
+            f"mean [{format_percent(c.confidence)} interval], {c.n_resamples} "
             f"resamples, seed {c.seed}"
         ),
         warnings=tuple(c.warnings),
         means=Section(
             heading=("Means",),
             table=frame_table(summary_table(c)),
-            caption=(f"Mean over {format_count(c.n_queries, 'query', 'queries')} "
-                     f"[{format_percent(c.confidence)} bootstrap interval]."),
+            caption=_means_caption(c),
             figure=Figure("intervals", "means with intervals"),
         ),
         against_baseline=against,
@@ -174,6 +173,17 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
         ),
         comparison=c,
     )
+
+
+def _means_caption(c: Comparison) -> str:
+    """What the means are over, and what their intervals are."""
+    caption = (f"Mean over {format_count(c.n_queries, 'query', 'queries')} "
+               f"[{format_percent(c.confidence)} interval: Student's t, each end moved out to "
+               "the bootstrap's where it reaches further].")
+    if (c.summary["n_queries"] < c.n_queries).any():
+        caption += (" A cell marked (n = ...) is a mean over fewer queries: those with a value, "
+                    "where a \"skip\" policy left others out.")
+    return caption
 
 
 def _headline_metric(comparison: Comparison) -> str:

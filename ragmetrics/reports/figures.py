@@ -70,7 +70,7 @@ def plot_intervals(comparison: Comparison, *, ax=None):
     ax.invert_yaxis()
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel(f"mean over {format_count(c.n_queries, 'query', 'queries')}, "
-                  f"{format_percent(c.confidence)} bootstrap interval")
+                  f"{format_percent(c.confidence)} interval")
     ax.grid(True, axis="x", color="0.9")
     ax.set_axisbelow(True)
     # Labels given explicitly: a legend would drop a system named "_baseline" otherwise.

@@ -59,8 +59,10 @@ def summary_table(comparison: Comparison) -> pd.DataFrame:
     (Two queries tell little: the interval is all an MRR can be.)
     """
     s = comparison.summary
-    cells = [format_interval(m, lo, hi)
-             for m, lo, hi in zip(s["mean"], s["low"], s["high"], strict=True)]
+    # A mean over fewer queries than compared (a "skip" policy) says how many.
+    cells = [format_interval(m, lo, hi) + (f" (n = {n})" if n != comparison.n_queries else "")
+             for m, lo, hi, n in zip(s["mean"], s["low"], s["high"], s["n_queries"],
+                                     strict=True)]
     table = pd.Series(cells, index=s.index).unstack("system")
     return table.loc[list(comparison.metrics), list(comparison.systems)]
 
