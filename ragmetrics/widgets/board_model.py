@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import InputTypeError, InputValueError
 from ..evaluation.curves import metric_curves
-from ..metrics.table import metric_info
+from ..metrics.table import MetricSpec, metric_info
 from ..policies import GAIN_POLICIES
 from ..teaching.ndcg_steps import ndcg_table
 from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
@@ -41,9 +41,8 @@ BOARD_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
 
 
 def _label(name: str, k: int) -> str:
-    if name == "rr":
-        return f"RR@{k}"  # one query: the reciprocal rank, searched to depth k
-    return metric_info(name).pretty_name.replace("@k", f"@{k}")
+    """``"Recall@5"``, ``"RR@5"`` (one query: the reciprocal rank, searched to depth k)."""
+    return MetricSpec(metric_info(name).name, k).pretty_name
 
 
 def normalise_board_input(
