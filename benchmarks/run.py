@@ -29,8 +29,8 @@ the library is imported, measures:
 Then: agreement of every peer with ragmetrics, query by query, with the reason for each
 difference (ties, missing queries), found by experiment on the small preset; the variants
 (rows in rank order or shuffled; ids as pandas ``object``, ``str`` or Arrow strings); the
-single-query path (``ragmetrics.curves.metric_curves``, the arrays the widgets use, target
-under 50 us per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
+single-query path (``ragmetrics.metric_curves``, the arrays the widgets use, target
+under 1 ms per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
 k = 1..50); and *file to frame*: ragmetrics' readers against pandas' on the same 2M-row
 TREC, CSV, JSON Lines and Parquet files (``benchmarks/readers.py``).
 ``--profile medium`` prints where ragmetrics spends its time instead.
@@ -67,7 +67,9 @@ from benchmarks import readers as bench_readers
 
 K = 10
 TOLERANCE = 1e-12  # per-query values closer than this agree (summation order: ~1e-16)
-SINGLE_QUERY_TARGET_US = 50.0
+# A widget update's share of the 100 ms move-to-redraw budget: the curves come from the
+# metric table's kernels, as every other number (one definition per metric).
+SINGLE_QUERY_TARGET_US = 1000.0
 HEAVY_TIES = 2.0**-6  # the explaining experiments: ties in half the queries' top 11
 MODULES = {"ragmetrics": "ragmetrics", "pytrec_eval": "pytrec_eval", "ranx": "ranx",
            "ir_measures": "ir_measures"}
@@ -436,7 +438,7 @@ def time_single_query(seed: int) -> dict:
     """
     import timeit
 
-    from ragmetrics import curves
+    import ragmetrics as curves  # metric_curves and metrics_over_k, by name
 
     rng = np.random.default_rng(seed)
     retrieved = [f"d{c:07d}" for c in rng.choice(1_000_000, 100, replace=False)]

@@ -5,7 +5,6 @@ Per-query metrics read like the article (``recall_at_k(retrieved, relevant, k)``
 libraries disagree is a named policy (:mod:`ragmetrics.policies`).
 """
 
-from .compare import Comparison, compare
 from .errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -17,7 +16,7 @@ from .errors import (
     RagmetricsWarning,
     RankOrderWarning,
 )
-from .evaluate import Evaluation, evaluate
+from .evaluation import Evaluation, MetricCurves, evaluate, metric_curves, metrics_over_k
 from .io import read_golden, read_qrels, read_results, read_run, read_trec_qrels, read_trec_run
 from .metrics import (
     average_precision,
@@ -30,17 +29,20 @@ from .metrics import (
     recall_at_k,
     reciprocal_rank,
 )
+from .metrics.table import METRICS, MetricInfo, MetricSpec, parse_metric
 from .policies import Conventions
-from .registry import METRICS, MetricInfo, MetricSpec, parse_metric
 from .stats import (
+    Comparison,
     benjamini_hochberg,
     bootstrap_ci,
+    compare,
     holm,
     paired_bootstrap,
     paired_effect_size,
     paired_t_test,
     randomization_test,
 )
+from .teaching import ndcg_table
 
 __version__ = "0.1.0"
 
@@ -49,7 +51,7 @@ def __getattr__(name: str):
     # Reports draw figures: import matplotlib only when a report is asked for, so that
     # `import ragmetrics` stays quick in a fresh process.
     if name == "write_report":
-        from .report import write_report
+        from .reports import write_report
 
         return write_report
     raise AttributeError(f"module 'ragmetrics' has no attribute {name!r}")
@@ -65,6 +67,7 @@ __all__ = [
     "InputError",
     "InputTypeError",
     "InputValueError",
+    "MetricCurves",
     "MetricInfo",
     "MetricSpec",
     "NoRelevantRetrievedWarning",
@@ -78,8 +81,11 @@ __all__ = [
     "evaluate",
     "hit_rate_at_k",
     "holm",
+    "metric_curves",
+    "metrics_over_k",
     "mrr",
     "ndcg_at_k",
+    "ndcg_table",
     "paired_bootstrap",
     "paired_effect_size",
     "paired_t_test",

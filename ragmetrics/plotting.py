@@ -11,6 +11,7 @@ dollar sign, not the start of a formula.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,7 +22,12 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from ._validation import (
+from .errors import InputTypeError, InputValueError
+from .metrics.table import metric_info, parse_metric
+from .policies import GAIN_POLICIES
+from .safe_text import plot_text
+from .teaching.ndcg_steps import ndcg_table
+from .validation import (
     as_grades,
     as_ranking,
     check_choice,
@@ -29,14 +35,10 @@ from ._validation import (
     check_k,
     check_relevance_level,
 )
-from .curves import ndcg_table
-from .errors import InputTypeError, InputValueError
-from .policies import GAIN_POLICIES
-from .registry import METRICS, parse_metric
-from .safe_text import plot_text
 
 __all__ = [
     "PALETTE",
+    "metric_style",
     "plot_metrics_over_k",
     "plot_ndcg_breakdown",
     "plot_per_query",
@@ -63,9 +65,9 @@ _METRIC_STYLE = {
     "recall": (PALETTE["blue"], "-", "o"),
     "precision": (PALETTE["orange"], "--", "s"),
     "hit_rate": (PALETTE["green"], ":", "^"),
-    "mrr": (PALETTE["purple"], "-.", "D"),
+    "rr": (PALETTE["purple"], "-.", "D"),
     "ndcg": (PALETTE["vermillion"], "-", "v"),
-    "map": (PALETTE["sky"], "--", "P"),
+    "ap": (PALETTE["sky"], "--", "P"),
     "r_precision": (PALETTE["black"], ":", "X"),
 }
 _FALLBACK_STYLES = [(c, "-", "o") for c in PALETTE.values() if c != PALETTE["light_grey"]]
@@ -101,17 +103,33 @@ def _new_axes(ax, figsize):
 
 def _metric_label(name: Any) -> str:
     """The registry's pretty name for a column: "recall" -> "Recall@k", "ndcg@10" -> "nDCG@10"."""
-    if name in METRICS:
-        return METRICS[name].pretty_name
     try:
-        return parse_metric(name).pretty_name
+        if isinstance(name, str) and "@" in name:
+            return parse_metric(name).pretty_name  # "ndcg@10" -> "nDCG@10", "mrr@5" -> "MRR@5"
+        return parse_metric(name).pretty_name if name in ("mrr", "map") else (
+            metric_info(name).pretty_name)  # a curve's column: "recall" -> "Recall@k"
     except (TypeError, ValueError):
         return _literal(name)
 
 
 def _metric_style(name: Any, position: int) -> tuple[str, str, str]:
     base = name.split("@")[0] if isinstance(name, str) else name
+    with contextlib.suppress(TypeError, ValueError):  # else not a metric: a fallback style
+        base = metric_info(base).name  # "mrr" is drawn as "rr"
     return _METRIC_STYLE.get(base, _FALLBACK_STYLES[position % len(_FALLBACK_STYLES)])
+
+
+def metric_style(name: str) -> dict[str, str]:
+    """How a metric is drawn in every plot: its colour, matplotlib line style and marker.
+
+    The widgets draw their own curves with the same style, so a metric looks the same
+    everywhere, and curves are told apart by dash and marker as well as by colour.
+
+    >>> metric_style("precision")
+    {'color': '#E69F00', 'linestyle': '--', 'marker': 's'}
+    """
+    color, linestyle, marker = _metric_style(name, 0)
+    return {"color": color, "linestyle": linestyle, "marker": marker}
 
 
 # -- the ranking strip ---------------------------------------------------------------
@@ -177,7 +195,7 @@ def plot_ranking(
     The article's refund-policy query, cut at k = 3:
 
     >>> import matplotlib.pyplot as plt
-    >>> from ragmetrics.examples import load_example
+    >>> from ragmetrics.teaching import load_example
     >>> ex = load_example("refund_policy")
     >>> fig, ax = plt.subplots(figsize=(6, 3))
     >>> ax = plot_ranking(ex.retrieved, ex.relevant, k=3, titles=ex.titles, ax=ax)
@@ -289,7 +307,7 @@ def plot_metrics_over_k(curves: pd.DataFrame, *, ax=None, mark_k: int | None = N
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from ragmetrics.curves import metrics_over_k
+    >>> from ragmetrics import metrics_over_k
     >>> curves = metrics_over_k(["a", "x", "b"], {"a", "b"}, range(1, 4))
     >>> fig, ax = plt.subplots()
     >>> ax = plot_metrics_over_k(curves, mark_k=2, ax=ax)

@@ -1,98 +1,232 @@
 """Named conventions: every choice on which retrieval-metric libraries silently disagree.
 
-Each policy is a keyword argument with a documented default; the defaults reproduce
-trec_eval (NIST's reference evaluator) wherever trec_eval defines the answer. README's
-conventions table lists the same rows, and ``tests/test_conventions.py`` tests each one.
+One table, :data:`CONVENTIONS`, holds each convention once: its keyword, its choices
+with a line each, its default and what trec_eval does. The table builds
+:class:`Conventions` (the record every result and report carries), the convention
+parameters of :func:`ragmetrics.evaluate` and :func:`ragmetrics.compare`, the options
+of the ``ragmetrics`` command, the report's convention card, and README's conventions
+table (``tests/test_conventions.py`` checks that they all agree, and tests each row).
+The defaults reproduce trec_eval (NIST's reference evaluator) wherever trec_eval defines
+the answer; rows without a keyword (:data:`FIXED_CONVENTIONS`) are rules with no choice.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import dataclasses
+import textwrap
+from dataclasses import dataclass
 
-from ._validation import check_choice, check_relevance_level
+from .validation import check_choice, check_relevance_level
 
-#: How tied scores are ordered within a query (only for runs given with scores).
-#:
-#: - ``"trec_eval"``: score descending, then doc id descending as strings (trec_eval's order).
-#: - ``"input_order"``: score descending, then the order in which the rows were given.
-#: - ``"optimistic"``: score descending, then relevant docs (highest grade) first.
-#: - ``"pessimistic"``: score descending, then relevant docs (highest grade) last.
-TIE_POLICIES = ("trec_eval", "input_order", "optimistic", "pessimistic")
-
-#: Which column orders a run given with both a ``score`` and a ``rank`` column.
-#:
-#: - ``"score"``: score descending, ties by the tie rule; the rank column is ignored
-#:   (trec_eval). A warning says when the ranks give another order.
-#: - ``"rank"``: rank ascending (1 is best), ties by the tie rule; the score is ignored.
-#:   For runs whose scores are constant or missing, with the order in the ranks.
-ORDER_POLICIES = ("score", "rank")
-
-#: What to do with a doc id that appears twice in one query's results.
-#:
-#: - ``"error"``: raise, naming the query and the id.
-#: - ``"keep_first"``: keep the highest-ranked copy, drop the rest.
-#:
-#: :func:`ragmetrics.evaluate` looks for repeats in the rows it reads (below): a copy
-#: deeper than that cannot change any value asked for. The per-query functions check the
-#: whole list.
-DUPLICATE_POLICIES = ("error", "keep_first")
-
-# How deep evaluate() reads each query's ranking (not a choice, but a convention all the
-# same): down to the deepest cut-off among the metrics asked for (R-precision: the largest
-# number of relevant docs), plus the rows tied in score with the last of them (a tie rule
-# may rank any of them above it); everything when a metric has no cut-off ("mrr", "map",
-# "ndcg"). Only those rows' doc ids are validated (missing ids, str vs int), matched with
-# the judgments and checked for repeats; scores and query ids are checked in every row.
-# Deeper rows cannot change a value asked for, and not reading their ids is what lets ten
-# million rows take about a second. Ask for an uncut metric to check every row.
-
-#: How to score a query whose golden set has no relevant doc (no grade >= relevance_level).
-#:
-#: - ``"zero"``: the query counts in the mean and every metric that divides by the number
-#:   of relevant docs is 0 (trec_eval). nDCG, whose gains are grades, is still computed
-#:   when a doc has a positive grade below ``relevance_level``, as trec_eval does.
-#: - ``"article"``: the source article's code: Recall@k = nDCG@k = 1.0 ("nothing to find, so
-#:   nothing missed"), every other metric 0. The two rules disagree on what a query without
-#:   answers says about a retriever; ``"zero"`` never rewards it.
-#: - ``"skip"``: NaN, left out of the mean (and reported).
-#: - ``"error"``: raise, naming the query.
-EMPTY_POLICIES = ("zero", "article", "skip", "error")
-
-#: How to score a query that has judgments but is absent from the run.
-#:
-#: - ``"zero"``: every metric is 0 and the query counts in the mean (trec_eval ``-c``).
-#: - ``"skip"``: left out of the mean (trec_eval without ``-c``). Reported either way.
-MISSING_POLICIES = ("zero", "skip")
-
-#: How a grade becomes a gain in (n)DCG.
-#:
-#: - ``"linear"``: gain = grade (Järvelin & Kekäläinen; trec_eval).
-#: - ``"exponential"``: gain = 2**grade - 1 (Burges et al.); equal to linear for binary grades.
-#:
-#: Negative grades ("judged harmful" in some TREC qrels) add no gain under either rule.
-GAIN_POLICIES = ("linear", "exponential")
+__all__ = [
+    "CONVENTIONS",
+    "DUPLICATE_POLICIES",
+    "EMPTY_POLICIES",
+    "FIXED_CONVENTIONS",
+    "GAIN_POLICIES",
+    "MISSING_POLICIES",
+    "ORDER_POLICIES",
+    "TIE_POLICIES",
+    "Choice",
+    "Convention",
+    "Conventions",
+    "conventions_markdown",
+    "describe",
+    "parameters_doc",
+]
 
 
 @dataclass(frozen=True)
-class Conventions:
-    """The conventions one evaluation ran under: printed on every result and report."""
+class Choice:
+    """One value a convention can take, in a line."""
 
-    relevance_level: float = 1
-    gain: str = "linear"
-    ties: str = "trec_eval"
-    duplicates: str = "error"
-    empty_relevant: str = "zero"
-    missing_from_run: str = "zero"
-    order_by: str = "score"
+    value: str
+    description: str
 
-    def __post_init__(self) -> None:
-        check_relevance_level(self.relevance_level)
-        check_choice(self.gain, GAIN_POLICIES, "gain")
-        check_choice(self.ties, TIE_POLICIES, "ties")
-        check_choice(self.duplicates, DUPLICATE_POLICIES, "duplicates")
-        check_choice(self.empty_relevant, EMPTY_POLICIES, "empty_relevant")
-        check_choice(self.missing_from_run, MISSING_POLICIES, "missing_from_run")
-        check_choice(self.order_by, ORDER_POLICIES, "order_by")
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+@dataclass(frozen=True)
+class Convention:
+    """One convention: the keyword, what it decides, its choices and its default.
+
+    ``choices`` is empty for a number (``relevance_level``), which ``number`` describes.
+    """
+
+    keyword: str
+    label: str  # what it decides, for people: "tied scores"
+    default: object
+    choices: tuple[Choice, ...] = ()
+    number: str = ""  # for a number: what it means, with {value}
+    trec_eval: str = ""  # what trec_eval does, or its option
+    details: str = ""  # more, for README
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(choice.value for choice in self.choices)
+
+    @property
+    def cli_option(self) -> str:
+        return "--" + self.keyword.replace("_", "-")
+
+    def describe(self, value) -> str:
+        """``value`` and its one-line meaning, e.g. ``"zero: scored 0, counted ..."``."""
+        if not self.choices:
+            return f"{value:g}: {self.number.format(value=f'{value:g}')}"
+        meaning = next(c.description for c in self.choices if c.value == value)
+        return f"{value}: {meaning}"
+
+    def check(self, value):
+        if not self.choices:
+            return check_relevance_level(value)
+        return check_choice(value, self.values, self.keyword)
+
+
+#: Every convention with a keyword, in the order of the signatures.
+CONVENTIONS: tuple[Convention, ...] = (
+    Convention(
+        "relevance_level", "relevance level", 1,
+        number="a doc is relevant at grade >= {value}",
+        trec_eval="-l (default 1)",
+        details="nDCG's gains ignore the level, as in trec_eval",
+    ),
+    Convention(
+        "gain", "gain", "linear",
+        (Choice("linear", "gain = grade (Järvelin & Kekäläinen; trec_eval)"),
+         Choice("exponential", "gain = 2^grade - 1 (Burges et al.)")),
+        trec_eval="linear",
+        details="negative grades add no gain; the ideal DCG ranks every judged doc, "
+        "retrieved or not",
+    ),
+    Convention(
+        "ties", "tied scores", "trec_eval",
+        (Choice("trec_eval", "score descending, then doc id descending as strings (trec_eval)"),
+         Choice("input_order", "score descending, then the order the rows were given"),
+         Choice("optimistic", "score descending, then relevant docs first (a best case)"),
+         Choice("pessimistic", "score descending, then relevant docs last (a worst case)")),
+        trec_eval="trec_eval",
+        details="lists of ids are already in rank order",
+    ),
+    Convention(
+        "duplicates", "doc repeated in a ranking", "error",
+        (Choice("error", "an error naming the query and the doc"),
+         Choice("keep_first", "the highest-ranked copy is kept")),
+        trec_eval="an error",
+        details="never counted twice, never last-wins",
+    ),
+    Convention(
+        "empty_relevant", "query with no relevant doc", "zero",
+        (Choice("zero", "every metric 0, counted in the mean (trec_eval)"),
+         Choice("article", "Recall and nDCG 1, the others 0 (the article's code)"),
+         Choice("skip", "left out of the mean"),
+         Choice("error", "an error naming the query")),
+        trec_eval="zero",
+        details="\"zero\" still scores nDCG from grades below the level, as trec_eval; "
+        "\"article\" treats \"nothing to find\" as \"nothing missed\" for two metrics only, "
+        "which inflates recall and nDCG; an EmptyRelevantWarning names such queries",
+    ),
+    Convention(
+        "missing_from_run", "judged query missing from a run", "zero",
+        (Choice("zero", "scored 0 and counted (trec_eval -c)"),
+         Choice("skip", "left out (trec_eval without -c)")),
+        trec_eval="-c: zero",
+        details="listed in Evaluation.queries_missing_from_run, with a CoverageWarning",
+    ),
+    Convention(
+        "order_by", "a run with scores and ranks", "score",
+        (Choice("score", "ordered by score, the rank column ignored (trec_eval)"),
+         Choice("rank", "ordered by rank, the score ignored")),
+        trec_eval="score",
+        details="a RankOrderWarning says when the ranks give another order than the scores",
+    ),
+)
+
+#: Conventions with no choice: rules that always hold (for README's table).
+FIXED_CONVENTIONS: tuple[tuple[str, str, str], ...] = (
+    ("rows below the deepest cut-off", "(always, in evaluate)",
+     ("evaluate reads each query's ranking down to the deepest cut-off asked for "
+     "(R-precision: the most relevant docs of any query; a tie across that rank: the whole "
+     "tie), and everything when a metric has no cut-off (rr, ap, ndcg). Doc ids below it "
+     "are not read, so neither validated nor checked for repeats: they cannot change a value "
+     "asked for. Scores and query ids are checked in every row.")),
+    ("a query in the run but not in the judgments", "(always)",
+     ("left out: there is nothing to score it against; listed in "
+     "Evaluation.queries_missing_from_qrels, with a CoverageWarning")),
+    ("the cut-off k", "a positive int, or None",
+     ("None reads the whole ranking; 0, negatives, floats, strings and bools are refused with "
+     "the value in the message; beyond the list, precision still divides by k (an empty "
+     "slot is a wasted slot)")),
+    ("ids of different types", "always an error",
+     ("\"42\" and 42 never match; instead of scoring zero overlap, a TypeError names an id "
+     "of each kind")),
+)
+
+_BY_KEYWORD = {convention.keyword: convention for convention in CONVENTIONS}
+
+# The choices by convention, as the tuples the checks use.
+GAIN_POLICIES = _BY_KEYWORD["gain"].values
+TIE_POLICIES = _BY_KEYWORD["ties"].values
+DUPLICATE_POLICIES = _BY_KEYWORD["duplicates"].values
+EMPTY_POLICIES = _BY_KEYWORD["empty_relevant"].values
+MISSING_POLICIES = _BY_KEYWORD["missing_from_run"].values
+ORDER_POLICIES = _BY_KEYWORD["order_by"].values
+
+
+def _post_init(self) -> None:
+    for convention in CONVENTIONS:
+        convention.check(getattr(self, convention.keyword))
+
+
+def _as_dict(self) -> dict:
+    return dataclasses.asdict(self)
+
+
+Conventions = dataclasses.make_dataclass(
+    "Conventions",
+    [(c.keyword, type(c.default), dataclasses.field(default=c.default)) for c in CONVENTIONS],
+    namespace={"__post_init__": _post_init, "as_dict": _as_dict,
+               "__doc__": "The conventions one evaluation ran under: printed on every result "
+                          "and report.\n\nOne field per row of :data:`CONVENTIONS`, each "
+                          "checked; ``Conventions()`` is trec_eval's."},
+    frozen=True,
+)
+Conventions.__module__ = __name__  # (make_dataclass takes module= only from Python 3.12)
+
+
+def describe(conventions) -> dict[str, str]:
+    """``{label: "value: meaning"}`` for every convention: the report's card rows.
+
+    Examples
+    --------
+    >>> describe(Conventions(ties="pessimistic"))["tied scores"]
+    'pessimistic: score descending, then relevant docs last (a worst case)'
+    """
+    return {c.label: c.describe(getattr(conventions, c.keyword)) for c in CONVENTIONS}
+
+
+def parameters_doc(indent: str = "    ") -> str:
+    """The conventions as numpydoc parameters, for the docstrings of evaluate and compare."""
+    lines = []
+    for c in CONVENTIONS:
+        kind = "number" if not c.choices else "{" + ", ".join(repr(v) for v in c.values) + "}"
+        lines.append(f"{indent}{c.keyword} : {kind}, default {c.default!r}")
+        meanings = ([c.number.format(value="this level")] if not c.choices
+                    else [f"``{ch.value!r}``: {ch.description}" for ch in c.choices])
+        text = f"{c.label.capitalize()}: " + "; ".join(meanings) + "."
+        lines += textwrap.wrap(text, 88, initial_indent=indent * 2, subsequent_indent=indent * 2)
+    return "\n".join(lines)
+
+
+def conventions_markdown() -> str:
+    """README's conventions table, from :data:`CONVENTIONS` and :data:`FIXED_CONVENTIONS`."""
+    rows = ["| convention | policy (default first) | what it means |", "|---|---|---|"]
+    for c in CONVENTIONS:
+        if c.choices:
+            ordered = [c.default, *(v for v in c.values if v != c.default)]
+            policy = f'`{c.keyword}="{ordered[0]}"`' + "".join(f', `"{v}"`' for v in ordered[1:])
+            meaning = "; ".join(f'`"{ch.value}"`: {ch.description}' for ch in c.choices)
+        else:
+            policy = f"`{c.keyword}={c.default!r}`"
+            meaning = c.number.format(value="level")
+        rows.append(f"| {c.label} | {policy} | {meaning}; {c.details} |")
+    for label, policy, meaning in FIXED_CONVENTIONS:
+        rows.append(f"| {label} | {policy} | {meaning} |")
+    return "\n".join(rows)

@@ -27,7 +27,7 @@ __all__ = ["markdown_text", "plot_text", "spreadsheet_cell", "terminal_text"]
 # underscore inside a word (dense_minilm) makes no emphasis and is left alone. Brackets
 # make a link or an image only as "[...](...)" or "[...][...]": they are escaped then.
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*|~]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
-_LINK = re.compile(r"\]\s*[(\[]")
+_LINK = re.compile(r"\][(\[]")  # CommonMark: no space may come between
 # Cells a spreadsheet would run as a formula (OWASP's list), unless they are numbers.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")

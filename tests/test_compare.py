@@ -1,22 +1,23 @@
-"""ragmetrics.compare: every number equals its single-metric oracle, every rule is kept.
+"""compare (ragmetrics.stats.comparison): every number equals its single-metric oracle,
+every rule is kept.
 
 The oracles: :func:`ragmetrics.evaluate` (per-query values and means), the functions of
-:mod:`ragmetrics.stats` called one metric at a time with the same seed (intervals and
-p-values), ``scipy.stats.ttest_rel`` (t-test) and hand computation (drill-downs,
-verdicts).
+:mod:`ragmetrics.stats` called one metric at a time with the same seed (intervals,
+p-values, verdicts), ``scipy.stats.ttest_rel`` (t-test) and hand computation
+(drill-downs, verdicts, interval levels, the smallest reachable p-values).
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sp
 
-from ragmetrics import evaluate
-from ragmetrics.compare import ONE_METRIC_NOTE, compare, default_metrics
+from ragmetrics import evaluate, read_golden, read_trec_run
 from ragmetrics.stats import (
     benjamini_hochberg,
     bootstrap_ci,
@@ -24,7 +25,9 @@ from ragmetrics.stats import (
     paired_bootstrap,
     paired_effect_size,
     randomization_test,
+    randomization_verdicts,
 )
+from ragmetrics.stats.comparison import ONE_METRIC_NOTE, UNDECIDED, compare, default_metrics
 
 METRICS = ["recall@2", "precision@2", "mrr", "ndcg@3"]
 
@@ -80,7 +83,7 @@ def test_means_and_intervals_equal_bootstrap_ci_metric_by_metric(result):
     for metric in METRICS:
         for system in result.systems:
             values = result.per_query[system][metric].to_numpy()
-            ci = bootstrap_ci(values, n_resamples=2000, seed=3)
+            ci = bootstrap_ci(values, n_resamples=2000, seed=3, bounds=(0, 1))
             row = result.summary.loc[(metric, system)]
             assert row["mean"] == pytest.approx(ci.mean, abs=1e-15)
             assert row["low"] == pytest.approx(ci.low, abs=1e-12)
@@ -94,19 +97,24 @@ def test_tests_equal_the_single_metric_functions(result):
         for system in ("good", "same"):
             b = result.per_query[system][metric].to_numpy()
             row = result.tests.loc[(metric, system)]
-            interval = paired_bootstrap(a, b, n_resamples=2000, seed=3)
+            # The difference intervals are at Holm's family level: 1 - 0.05 / 8 each.
+            interval = paired_bootstrap(a, b, n_resamples=2000, seed=3, bounds=(0, 1),
+                                        confidence=1 - 0.05 / 8)
             assert row["difference"] == pytest.approx(interval.mean, abs=1e-15)
             assert row["low"] == pytest.approx(interval.low, abs=1e-12)
             assert row["high"] == pytest.approx(interval.high, abs=1e-12)
             randomization = randomization_test(a, b, n_resamples=2000, seed=3)
             assert row["p_randomization"] == randomization.p_value
+            assert row["p_mc_error"] == pytest.approx(randomization.mc_error, rel=1e-12)
             assert not row["exact"]
+            assert row["n_patterns"] == 2000
+            assert row["decided"]
             if np.any(a != b):
                 scipy_t = sp.ttest_rel(b, a)
                 assert row["p_t_test"] == pytest.approx(scipy_t.pvalue, rel=1e-10)
                 assert row["t"] == pytest.approx(scipy_t.statistic, rel=1e-10)
             effect = paired_effect_size(a, b)
-            assert row["effect_size"] == effect.cohens_d
+            assert row["effect_size"] == effect.d_z
             assert (row["wins"], row["ties"], row["losses"]) == (
                 effect.wins, effect.ties, effect.losses
             )
@@ -164,7 +172,8 @@ def test_same_seed_same_numbers_other_seed_other_intervals(runs_and_qrels):
     other = compare(runs, qrels, ["mrr"], n_resamples=300, seed=2)
     pd.testing.assert_frame_equal(one.summary, again.summary)
     pd.testing.assert_frame_equal(one.tests, again.tests)
-    assert not one.summary["low"].equals(other.summary["low"])
+    ends = ["low", "high"]
+    assert not one.summary[ends].equals(other.summary[ends])
 
 
 def test_exact_test_with_few_queries_and_the_warning():
@@ -208,7 +217,7 @@ def test_skip_policy_uses_the_queries_with_values():
     assert out.summary.loc[("mrr", "base"), "n_queries"] == 30
     assert out.summary.loc[("mrr", "new"), "n_queries"] == 29
     new_values = out.per_query["new"]["mrr"].dropna().to_numpy()
-    ci = bootstrap_ci(new_values, n_resamples=400, seed=0)
+    ci = bootstrap_ci(new_values, n_resamples=400, seed=0, bounds=(0, 1))
     assert out.summary.loc[("mrr", "new"), "low"] == pytest.approx(ci.low, abs=1e-12)
     # The paired statistics use the 29 queries both systems have.
     both = out.per_query["new"]["mrr"].notna()
@@ -217,7 +226,10 @@ def test_skip_policy_uses_the_queries_with_values():
     row = out.tests.loc[("mrr", "new")]
     assert row["n_queries"] == 29
     assert row["difference"] == pytest.approx(np.mean(b - a))
-    assert row["low"] == pytest.approx(paired_bootstrap(a, b, n_resamples=400).low, abs=1e-12)
+    paired = paired_bootstrap(a, b, n_resamples=400, bounds=(0, 1),
+                              confidence=out.difference_confidence)
+    assert out.difference_confidence == 1 - 0.05 / 2
+    assert row["low"] == pytest.approx(paired.low, abs=1e-12)
     assert row["p_randomization"] == randomization_test(a, b, n_resamples=400).p_value
 
 
@@ -266,6 +278,8 @@ def test_one_system_has_no_tests(runs_and_qrels):
     out = compare({"base": runs["base"]}, qrels, METRICS, n_resamples=100)
     assert out.tests.empty
     assert "p_adjusted" in out.tests.columns
+    assert out.tests["difference"].dtype == np.float64  # typed, even without a row
+    assert out.tests["decided"].dtype == bool
     with pytest.raises(ValueError, match="needs two systems"):
         out.queries_that_differ_most("mrr")
 
@@ -278,10 +292,13 @@ def test_one_system_has_no_tests(runs_and_qrels):
     ({"metrics": ["ndgc@10"]}, ValueError, "did you mean"),
     ({"correction": "bonferroni"}, ValueError, "correction must be one of"),
     ({"confidence": 1.0}, ValueError, "confidence"),
+    ({"alpha": 0.0}, ValueError, "alpha must be between 0 and 1"),
+    ({"alpha": "0.05"}, TypeError, "alpha must be a number"),
+    ({"max_resamples": 10, "n_resamples": 100}, ValueError, "at least n_resamples"),
     ({"n_resamples": 0}, ValueError, "n_resamples"),
     ({"seed": "1"}, TypeError, "seed"),
     ({"ties": "random"}, ValueError, "ties must be one of"),
-    ({"tie": "trec_eval"}, TypeError, "unknown keyword argument 'tie'"),
+    ({"tie": "trec_eval"}, TypeError, "unexpected keyword argument 'tie'"),
     ({"progress": 3}, TypeError, "progress"),
 ])  # fmt: skip
 def test_bad_arguments(kwargs, error, message):
@@ -332,3 +349,178 @@ def test_a_metric_with_no_value_anywhere_is_not_tested():
     assert not row["significant"]
     assert row["verdict"] == "not tested (no query with both values)"
     assert "not tested" in repr(out)
+
+
+# -- statistics that claim no more than they know ------------------------------------------
+
+DEMO = Path(__file__).resolve().parents[1] / "data" / "support_demo"
+
+
+def support_demo():
+    qrels = read_golden(DEMO / "golden.csv")
+    systems = {name: read_trec_run(DEMO / "runs" / f"{name}.tsv")
+               for name in ("bm25", "dense_minilm")}
+    return systems, qrels
+
+
+def test_differences_averaging_exactly_zero_do_not_crash():
+    # Issue 10, item 1: the t-test reached log(0) and compare() failed as a whole.
+    qrels = {f"q{i:02d}": {"gold"} for i in range(30)}
+    base = {q: ["gold"] if i < 10 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    new = {q: ["gold"] if 5 <= i < 15 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    out = compare({"base": base, "new": new}, qrels, ["mrr", "recall@1"], n_resamples=500)
+    for metric in ("mrr", "recall@1"):
+        row = out.tests.loc[(metric, "new")]
+        assert (row["difference"], row["t"], row["p_t_test"]) == (0.0, 0.0, 1.0)
+        assert (row["wins"], row["ties"], row["losses"]) == (5, 20, 5)
+        assert row["verdict"] == "no significant difference"
+
+
+def test_alpha_sets_the_verdicts_and_confidence_the_intervals(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    fixed = {"n_resamples": 400, "max_resamples": 400}  # one pass: the same p-values
+    base = compare(runs, qrels, METRICS, **fixed)
+    loose = compare(runs, qrels, METRICS, alpha=0.5, **fixed)
+    pd.testing.assert_frame_equal(loose.summary, base.summary)
+    pd.testing.assert_series_equal(loose.tests["p_adjusted"], base.tests["p_adjusted"])
+    np.testing.assert_array_equal(loose.tests["significant"], loose.tests["p_adjusted"] < 0.5)
+    assert (loose.alpha, base.alpha) == (0.5, 0.05)
+    wide = compare(runs, qrels, METRICS, confidence=0.8, **fixed)
+    pd.testing.assert_series_equal(wide.tests["verdict"], base.tests["verdict"])
+    assert (wide.summary["high"] - wide.summary["low"] <= base.summary["high"]
+            - base.summary["low"] + 1e-12).all()
+    assert wide.difference_confidence == pytest.approx(1 - 0.2 / 8)
+    assert any("alpha = 0.05 and the intervals at confidence 0.8" in w for w in wide.warnings)
+
+
+@pytest.mark.parametrize("correction", ["holm", "bh", "none"])
+def test_difference_intervals_are_at_the_level_of_the_correction(runs_and_qrels, correction):
+    runs, qrels = runs_and_qrels
+    out = compare(runs, qrels, METRICS, n_resamples=400, correction=correction)
+    claims, found = len(out.tests), int(out.tests["significant"].sum())
+    level = {"holm": 1 - 0.05 / claims,                  # Bonferroni: simultaneous 95%
+             "bh": 1 - max(found, 1) * 0.05 / claims,   # Benjamini-Yekutieli FCR
+             "none": 0.95}[correction]
+    assert out.difference_confidence == pytest.approx(level, abs=1e-15)
+    a = out.per_query["base"]["mrr"].to_numpy()
+    b = out.per_query["good"]["mrr"].to_numpy()
+    ci = paired_bootstrap(a, b, n_resamples=400, confidence=level, bounds=(0, 1))
+    row = out.tests.loc[("mrr", "good")]
+    assert (row["low"], row["high"]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_support_demo_intervals_agree_with_verdicts_or_say_so():
+    # Issue 10: the support demo showed a 95% interval excluding 0 beside Holm's "no
+    # significant difference" (3 of 10 rows). At Holm's family level none does; one row
+    # (recall@20, Holm-significant; its 99.5% interval reaches -0.0005) still differs,
+    # and the warnings name it.
+    systems, qrels = support_demo()
+    out = compare(systems, qrels, n_resamples=2000, seed=0)
+    t = out.tests
+    excludes = (t["low"] > 0) | (t["high"] < 0)
+    assert not (excludes & ~t["significant"]).any()
+    disagree = excludes != t["significant"]
+    assert list(t.index[disagree]) == [("recall@20", "dense_minilm")]
+    assert any("disagree on recall@20 (dense_minilm)" in w for w in out.warnings)
+    verdicts = t["verdict"].droplevel("system")
+    assert list(verdicts.index[verdicts == "no significant difference"]) == [
+        "recall@5", "precision@5", "precision@20"]
+
+
+def test_a_verdict_within_monte_carlo_error_of_alpha_is_resampled_then_undecided():
+    # 40 queries: "new" ahead on 22 (recall@1 +1), behind on 10, level on 8. The exact
+    # two-sided p is 0.0501 (the binomial tail of 22 of 32), a hair above 0.05: one pass of
+    # 10,000 patterns calls it significant on about half the seeds.
+    qrels = {f"q{i:02d}": {"gold"} for i in range(40)}
+    base = {q: ["junk", "gold"] if i < 22 else ["gold"] for i, q in enumerate(qrels)}
+    new = {q: ["gold"] if i < 22 or i >= 32 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    exact = sum(math.comb(32, k) for k in range(33) if abs(2 * k - 32) >= 12) / 2**32
+    assert exact == pytest.approx(0.0501, abs=1e-4)
+    out = compare({"base": base, "new": new}, qrels, ["recall@1"], correction="none")
+    row = out.tests.loc[("recall@1", "new")]
+    assert (row["wins"], row["losses"]) == (22, 10)
+    assert row["n_patterns"] == 32 * 10_000
+    p = row["p_randomization"]
+    assert row["p_mc_error"] == pytest.approx(math.sqrt(p * (1 - p) / 320_000), rel=1e-12)
+    assert abs(p - exact) < 3 * row["p_mc_error"]
+    assert not row["decided"]
+    assert not row["significant"]
+    assert row["verdict"] == UNDECIDED
+    # The same rule as the stats function, on the same differences.
+    d = (out.per_query["new"]["recall@1"] - out.per_query["base"]["recall@1"]).to_numpy()
+    v = randomization_verdicts(d[:, None], correction="none")
+    assert (v.p_value[0], v.decided[0]) == (p, False)
+
+
+def test_configurations_that_cannot_reach_significance_warn(runs_and_qrels):
+    runs, qrels = runs_and_qrels
+    pair = {"base": runs["base"], "good": runs["good"]}
+    out = compare(pair, qrels, n_resamples=100)  # Holm over 10 metrics
+    (warning,) = [w for w in out.warnings if w.startswith("with 100 resamples")]
+    assert "1/101 = 0.009901" in warning
+    assert "Holm over 10 claims raises the smallest adjusted p to 0.09901" in warning
+    assert "at least 2000 resamples" in warning
+    found = out.tests["significant"]  # ... reached by resampling those claims further
+    assert found.sum() >= 5
+    assert (out.tests.loc[found, "n_patterns"] > 100).all()
+    assert not any("100 resamples" in w for w in compare(pair, qrels, n_resamples=2000).warnings)
+    # Five queries: the exact test's smallest p is 2/2^5 = 0.0625, whatever is done.
+    runs5, qrels5 = make_runs(5, seed=1)
+    few = compare(runs5, qrels5, ["mrr", "recall@2"], n_resamples=100)
+    (warning,) = [w for w in few.warnings if "2/2^5" in w]
+    assert "0.0625" in warning
+    assert "no difference can be significant" in warning
+    assert not few.tests["significant"].any()
+    assert few.tests["exact"].all()
+    assert (few.tests["p_mc_error"] == 0).all()
+
+
+def test_a_constant_difference_has_infinite_d_z_and_t():
+    # Every query: precision@10 exactly 0.1 lower, so b - a is -0.1 give or take 1e-17.
+    qrels, base, new = {}, {}, {}
+    for i in range(30):
+        q, hits = f"q{i:02d}", (5, 8, 3)[i % 3]
+        docs = [f"{q}-r{j}" for j in range(hits)] + [f"{q}-x{j}" for j in range(10)]
+        qrels[q] = set(docs[:hits])
+        base[q] = docs[:10]
+        new[q] = docs[1:11]  # one relevant doc fewer in the top 10
+    out = compare({"base": base, "new": new}, qrels, ["precision@10", "mrr"], n_resamples=200)
+    row = out.tests.loc[("precision@10", "new")]
+    assert row["difference"] == pytest.approx(-0.1, abs=1e-15)
+    assert (row["effect_size"], row["t"], row["p_t_test"]) == (-math.inf, -math.inf, 0.0)
+    assert row["low"] == row["high"] == pytest.approx(-0.1, abs=1e-15)
+    assert row["verdict"] == "base better"
+
+
+def test_progress_reaches_its_total_when_claims_are_resampled_further():
+    qrels = {f"q{i:02d}": {"gold"} for i in range(40)}
+    base = {q: ["junk", "gold"] if i < 22 else ["gold"] for i, q in enumerate(qrels)}
+    new = {q: ["gold"] if i < 22 or i >= 32 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    calls = []
+    out = compare({"base": base, "new": new}, qrels, ["recall@1", "mrr"], correction="none",
+                  n_resamples=500, progress=lambda d, t: calls.append((d, t)))
+    assert (out.tests["n_patterns"] > 500).any()
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
+    assert all(d <= t for d, t in calls)
+    assert calls[-1][0] == calls[-1][1]
+    assert calls[-1][1] % 500 == 0
+    assert calls[-1][1] > 2 * 500  # the extra passes are counted
+
+
+def test_the_command_line_passes_alpha_and_confidence_apart(capsys):
+    # `ragmetrics evaluate` hands --alpha, --confidence and --max-resamples to compare().
+    from ragmetrics.cli import main
+
+    data = Path(__file__).parent / "data" / "cli"
+    args = ["evaluate", str(data / "golden.csv"), str(data / "bm25.csv"),
+            str(data / "dense.jsonl"), "--metrics", "mrr,recall@5", "--resamples", "300"]
+    assert main([*args, "--alpha", "0.01", "--confidence", "0.9",
+                 "--max-resamples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("30 queries, 2 systems; mean [90% interval]")
+    assert "difference [95% CI each, 90% together]" in out
+    assert "alpha=0.01" in out
+    assert "the verdicts are at alpha = 0.01 and the intervals at confidence 0.9" in out
+    assert main([*args, "--alpha", "1.5"]) == 2
+    assert "alpha must be between 0 and 1" in capsys.readouterr().err

@@ -26,6 +26,7 @@ expected numbers by hand. The defaults reproduce trec_eval.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -34,12 +35,14 @@ import pandas as pd
 import pytest
 
 from ragmetrics import (
+    METRICS,
     CoverageWarning,
     EmptyRelevantWarning,
     average_precision,
     dcg_at_k,
     evaluate,
     hit_rate_at_k,
+    metric_curves,
     mrr,
     ndcg_at_k,
     precision_at_k,
@@ -319,9 +322,9 @@ def test_k_must_be_a_positive_int(function, k, error, shown):
 
 
 @pytest.mark.parametrize("function", list(WITH_REQUIRED_K))
-def test_k_none_is_rejected_where_k_is_required(function):
-    with pytest.raises(TypeError, match=re.escape("k must be a positive int, got None")):
-        WITH_REQUIRED_K[function](None)
+def test_k_none_reads_the_whole_ranking(function):
+    """The cut-off k: None reads the whole ranking, for every per-query function."""
+    assert WITH_REQUIRED_K[function](None) == WITH_REQUIRED_K[function](len(RANKING))
 
 
 def test_k_none_means_the_whole_ranking_where_k_is_optional():
@@ -471,3 +474,101 @@ def test_relevance_level():
                        relevance_level=2)
     assert low.per_query.loc["q1"].to_dict() == {"recall@1": 0.0, "ndcg@3": 1.0}
     assert low.empty_relevant == ("q1",)
+
+
+# ---------------------------------------------------------------------------------------------
+# One table: the conventions table feeds the record, the signatures, the docs, the CLI,
+# the report's card and README
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_conventions_table_builds_the_record_the_signatures_and_the_docs():
+    import dataclasses
+    import inspect
+
+    from ragmetrics import Conventions, compare, evaluate
+    from ragmetrics.policies import CONVENTIONS
+
+    table = {c.keyword: c.default for c in CONVENTIONS}
+    assert {f.name: f.default for f in dataclasses.fields(Conventions)} == table
+    for function in (evaluate, compare):
+        parameters = inspect.signature(function).parameters
+        assert {k: parameters[k].default for k in table} == table, function.__name__
+        for convention in CONVENTIONS:  # the docstring names every choice
+            assert f"{convention.keyword} : " in function.__doc__
+            for value in convention.values:
+                assert repr(value) in function.__doc__
+
+
+def test_the_cli_options_and_the_report_card_come_from_the_table():
+    from ragmetrics.cli import build_parser
+    from ragmetrics.policies import CONVENTIONS, Conventions, describe
+
+    text = build_parser()._subparsers._group_actions[0].choices["evaluate"].format_help()
+    for convention in CONVENTIONS:
+        assert convention.cli_option in text
+    card = describe(Conventions())
+    assert list(card) == [c.label for c in CONVENTIONS]
+    assert card["tied scores"].startswith("trec_eval: score descending")
+
+
+def test_readme_shows_the_conventions_table_as_the_code_has_it():
+    from pathlib import Path
+
+    from ragmetrics.policies import conventions_markdown
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert conventions_markdown() in readme
+
+
+# ---------------------------------------------------------------------------------------------
+# No NaN that no "skip" policy asked for; means say how many queries they average
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("grades", "gain"),
+    [
+        ({"a": 1024}, "exponential"),  # 2**1024 - 1 overflows a float
+        ({"a": 1023, "b": 1023}, "exponential"),  # each gain fits, their sum does not
+        ({"a": 1e308, "b": 1e308}, "linear"),
+    ],
+)
+def test_gains_that_overflow_a_float_are_refused_everywhere(grades, gain):
+    message = "the gains of the judged docs add up past the largest float"
+    with pytest.raises(ValueError, match=message):
+        evaluate({"q1": ["a"]}, {"q1": grades}, ["ndcg@10"], gain=gain)
+    with pytest.raises(ValueError, match=message):
+        ndcg_at_k(["a"], grades, 10, gain=gain)
+    with pytest.raises(ValueError, match=message):
+        metric_curves(["a"], grades, [1, 2], metrics=["ndcg"], gain=gain)
+    # Metrics without gains do not need them: recall is computed.
+    recall = evaluate({"q1": ["a"]}, {"q1": grades}, ["recall@10"], gain=gain).summary.iloc[0]
+    assert recall == 1 / len(grades)
+
+
+def test_an_infinite_grade_is_refused():
+    with pytest.raises(ValueError, match="must be a finite number, got inf"):
+        evaluate({"q1": ["a"]}, {"q1": {"a": math.inf}}, ["ndcg@10"])
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "relevance": [math.inf]})
+    with pytest.raises(ValueError, match="must hold finite grades"):
+        evaluate({"q1": ["a"]}, qrels, ["ndcg@10"])
+
+
+def test_a_nan_from_a_kernel_is_a_bug_not_a_number(monkeypatch):
+    from ragmetrics.metrics import kernels
+
+    monkeypatch.setattr(kernels, "recall", lambda r, k: np.full(r.n_queries, np.nan))
+    monkeypatch.setitem(METRICS, "recall", dataclasses.replace(METRICS["recall"],
+                                                               kernel=kernels.recall))
+    with pytest.raises(ArithmeticError, match="recall@5 is NaN for query 'q1'"):
+        evaluate({"q1": ["a"]}, {"q1": {"a"}}, ["recall@5"])
+
+
+def test_means_say_how_many_queries_they_average():
+    run = {"q1": ["a"], "q2": ["b"], "q3": ["c"]}
+    qrels = {"q1": {"a"}, "q2": {"b": 0}, "q3": {"x"}}
+    result = evaluate(run, qrels, ["rr", "ndcg@5"], empty_relevant="skip")
+    assert result.counts.to_dict() == {"rr": 2, "ndcg@5": 2}  # q2 has no relevant doc
+    assert "rr      0.5000  (mean of 2 queries)" in repr(result)
+    assert "Evaluation over 3 queries" in repr(result)

@@ -21,7 +21,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ragmetrics._engine as engine
 from ragmetrics import (
     RagmetricsWarning,
     average_precision,
@@ -32,8 +31,9 @@ from ragmetrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from ragmetrics._join import Ids, doc_ids
-from ragmetrics._ranking import _bins, _group_equal, rank_rows
+from ragmetrics.evaluation import engine, fast_paths, ranking
+from ragmetrics.evaluation.joins import Ids, doc_ids
+from ragmetrics.evaluation.ranking import _bins, _group_equal, rank_rows
 
 CUT_METRICS = ["recall@3", "precision@2", "hit_rate@1", "mrr@3", "ndcg@3", "map@2"]
 TIES = ("trec_eval", "input_order", "optimistic", "pessimistic")
@@ -367,3 +367,64 @@ def test_a_repeat_within_the_cut_off_is_refused_on_every_path(layout):
     with pytest.raises(ValueError, match=f"doc id '{doc}' appears more than once .* query "
                                          f"'{first_query}'"):
         quietly(arrange(run, layout, 0), qrels, CUT_METRICS)
+
+
+# ---------------------------------------------------------------------------------------------
+# The one switch: every shortcut off gives the same numbers, exactly
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]),
+       shared=st.booleans())
+def test_rank_rows_fast_and_plain_give_the_same_rows(columns, depth, shared):
+    queries, scores = columns
+    one_object = {}
+    ids = pd.Series([one_object.setdefault(q, q) if shared else "".join(list(q))
+                     for q in queries], dtype=object)
+    fast = rank_rows(ids, np.array(scores), depth)
+    with fast_paths.plain_paths():
+        plain = rank_rows(ids, np.array(scores), depth)
+    assert fast.rows.tolist() == plain.rows.tolist()
+    assert fast.block.tolist() == plain.block.tolist()
+    assert fast.heads.tolist() == plain.heads.tolist()
+
+
+@pytest.mark.parametrize("ids", ["object", "str", "arrow", "int"])
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+@pytest.mark.parametrize("ties", TIES)
+def test_evaluate_with_every_shortcut_off_gives_the_same_numbers(ties, layout, ids):
+    metrics = [*CUT_METRICS, "map", "r_precision", "ndcg"]
+    for seed in range(3):
+        run, qrels = random_case(seed)
+        run, qrels = with_ids(arrange(run, layout, seed), ids), with_ids(qrels, ids)
+        fast = quietly(run, qrels, metrics, ties=ties)
+        with fast_paths.plain_paths():
+            assert not fast_paths.ENABLED
+            plain = quietly(run, qrels, metrics, ties=ties)
+        assert fast_paths.ENABLED
+        pd.testing.assert_frame_equal(fast.per_query, plain.per_query, check_exact=True)
+        assert fast.queries_missing_from_qrels == plain.queries_missing_from_qrels
+
+
+def test_without_object_addresses_the_values_decide(monkeypatch):
+    # The ctypes read of object addresses has a fallback: compare the values themselves.
+    run, qrels = random_case(1)
+    run = arrange(run, "grouped", 1)
+    expected = quietly(run, qrels, CUT_METRICS).per_query
+    monkeypatch.setattr(ranking, "_addresses", lambda values: None)
+    pd.testing.assert_frame_equal(quietly(run, qrels, CUT_METRICS).per_query, expected,
+                                  check_exact=True)
+
+
+@pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
+def test_evaluate_never_changes_the_callers_frames(layout):
+    # The scores are read from the frame's own array, without a copy: nothing may write to it.
+    for seed in range(3):
+        run, qrels = random_case(seed)
+        run = arrange(run, layout, seed)
+        run_before, qrels_before = run.copy(deep=True), qrels.copy(deep=True)
+        for metrics in (CUT_METRICS, [*CUT_METRICS, "map"]):
+            quietly(run, qrels, metrics)
+        pd.testing.assert_frame_equal(run, run_before, check_exact=True)
+        pd.testing.assert_frame_equal(qrels, qrels_before, check_exact=True)

@@ -463,10 +463,22 @@ def test_bad_k_is_rejected_and_named(metric, bad_k, error, message):
         metric(["a"], {"a"}, bad_k)
 
 
-@pytest.mark.parametrize("metric", K_REQUIRED)
-def test_k_none_is_rejected_where_k_is_required(metric):
-    with pytest.raises(TypeError, match=re.escape("got None (NoneType)")):
-        metric(["a"], {"a"}, None)
+@pytest.mark.parametrize(
+    ("metric", "whole", "top_4"),
+    [
+        (recall_at_k, 1.0, 0.0),
+        (precision_at_k, 1 / 5, 0.0),  # the share of the 5 returned (trec_eval's set_P)
+        (hit_rate_at_k, 1.0, 0.0),
+        (ndcg_at_k, 1 / math.log2(6), 0.0),  # DCG 1/log2(6), ideal 1
+        (dcg_at_k, 1 / math.log2(6), 0.0),
+    ],
+)
+def test_k_none_reads_the_whole_ranking_everywhere(metric, whole, top_4):
+    # The only relevant doc is at rank 5: found with k=None, missed with k=4.
+    ranking = ["v", "w", "x", "y", "a"]
+    assert metric(ranking, {"a"}, None) == pytest.approx(whole, abs=1e-15)
+    assert metric(ranking, {"a"}) == metric(ranking, {"a"}, None)  # None is the default
+    assert metric(ranking, {"a"}, 4) == top_4
 
 
 @pytest.mark.parametrize("metric", K_OPTIONAL)

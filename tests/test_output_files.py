@@ -1,4 +1,4 @@
-"""Files written safely (ragmetrics.output_files): atomic, through links, never over an
+"""Files written safely (ragmetrics.reports.output_files): atomic, through links, never over an
 input, never over a read-only file, and nothing left behind on failure."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import stat
 
 import pytest
 
-from ragmetrics import output_files
 from ragmetrics.errors import InputValueError
-from ragmetrics.output_files import check_outputs, write_atomic
+from ragmetrics.reports import output_files
+from ragmetrics.reports.output_files import check_outputs, write_atomic
 
 
 @pytest.fixture(params=["unnamed", "named"])

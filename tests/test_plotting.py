@@ -15,9 +15,7 @@ import pytest
 from matplotlib.cbook import is_math_text
 from matplotlib.colors import to_rgba
 
-from ragmetrics import evaluate
-from ragmetrics.curves import metrics_over_k, ndcg_table
-from ragmetrics.examples import load_example
+from ragmetrics import METRICS, evaluate, metrics_over_k, ndcg_table
 from ragmetrics.plotting import (
     PALETTE,
     plot_metrics_over_k,
@@ -25,7 +23,7 @@ from ragmetrics.plotting import (
     plot_per_query,
     plot_ranking,
 )
-from ragmetrics.registry import METRICS
+from ragmetrics.teaching import load_example
 
 BLUE = to_rgba(PALETTE["blue"])
 GREY = to_rgba(PALETTE["light_grey"])

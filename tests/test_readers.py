@@ -33,10 +33,7 @@ from ragmetrics.io import (
 from ragmetrics.io.source import Source, compression_of
 from ragmetrics.io.trec import split_fast, split_slowly
 
-TREC_DIR = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "trec_eval"
-needs_trec_suite = pytest.mark.skipif(
-    not TREC_DIR.is_dir(), reason=f"trec_eval's test suite not found: looked for {TREC_DIR}"
-)
+TREC_DIR = Path(__file__).resolve().parent / "conformance" / "trec_eval"  # vendored
 
 RUN_LAYOUT = ("query_id", "Q0", "doc_id", "rank", "score", "run_name")
 QRELS_LAYOUT = ("query_id", "iteration", "doc_id", "relevance")
@@ -90,7 +87,6 @@ def assert_ids_are_str(frame: pd.DataFrame) -> None:
 # --- trec_eval's own test files -----------------------------------------------------------
 
 
-@needs_trec_suite
 def test_results_test_reads_every_line_exactly():
     path = TREC_DIR / "results.test"
     run = read_trec_run(path)
@@ -107,7 +103,6 @@ def test_results_test_reads_every_line_exactly():
     assert run["run_name"].tolist() == [r[5] for r in rows]
 
 
-@needs_trec_suite
 def test_results_test_first_and_last_lines_by_hand():
     run = read_trec_run(TREC_DIR / "results.test")
     # 301	Q0	FR940202-2-00150	104	  2.129133	STANDARD
@@ -116,7 +111,6 @@ def test_results_test_first_and_last_lines_by_hand():
     assert run.iloc[-1].tolist() == ["303", "LA123089-0107", 423, 0.852090, "STANDARD"]
 
 
-@needs_trec_suite
 def test_qrels_test_reads_every_line_exactly():
     path = TREC_DIR / "qrels.test"
     qrels = read_trec_qrels(path)
@@ -135,7 +129,6 @@ def test_qrels_test_reads_every_line_exactly():
     assert sorted(qrels["query_id"].unique()) == ["301", "302", "303"]
 
 
-@needs_trec_suite
 def test_results_trunc_has_junk_after_the_run_name_which_only_ignore_accepts():
     path = TREC_DIR / "results.trunc"
     with pytest.raises(FormatError, match="extra_fields='ignore'") as caught:
@@ -147,7 +140,6 @@ def test_results_trunc_has_junk_after_the_run_name_which_only_ignore_accepts():
     assert run.iloc[0].tolist() == ["301", "FBIS3-27619", 99, 2.138276, "STANDARD"]
 
 
-@needs_trec_suite
 def test_the_fast_parser_takes_the_shipped_files():
     # A well-formed file must not fall back to the line-by-line scan (several times slower).
     for name, n_fields in (("results.test", 6), ("qrels.test", 4)):
@@ -155,7 +147,6 @@ def test_the_fast_parser_takes_the_shipped_files():
         assert split_fast(text, n_fields) is not None, name
 
 
-@needs_trec_suite
 def test_read_files_evaluate_to_trec_eval_printed_means():
     # out.test.aq: P_5 all 0.2667, recip_rank all 0.4064 (trec_eval prints 4 decimals).
     run = read_trec_run(TREC_DIR / "results.test")

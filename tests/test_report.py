@@ -1,4 +1,4 @@
-"""ragmetrics.report: every report shows the Comparison's numbers, its warnings and its card.
+"""ragmetrics.reports: every report shows the Comparison's numbers, its warnings and its card.
 
 Also: the HTML page is self-contained, files are written atomically, and drawing a report
 leaves pyplot's global state alone.
@@ -17,22 +17,26 @@ import pandas as pd
 import pytest
 
 import ragmetrics
-from ragmetrics import output_files
-from ragmetrics.compare import ONE_METRIC_NOTE, compare
-from ragmetrics.report import (
+from ragmetrics.reports import (
+    build_report,
     convention_card,
     differences_table,
+    output_files,
     per_query_frame,
     plot_differences,
     plot_intervals,
+    render_html,
+    render_markdown,
+    render_text,
     summary_table,
     to_html,
     to_markdown,
     to_text,
-    write_atomic,
     write_per_query_csv,
     write_report,
 )
+from ragmetrics.reports.output_files import write_atomic
+from ragmetrics.stats.comparison import ONE_METRIC_NOTE, compare
 
 METRICS = ["recall@1", "precision@1", "mrr", "ndcg@2"]
 
@@ -70,13 +74,45 @@ def test_differences_table(comparison):
     table = differences_table(comparison)
     row = comparison.tests.loc[("recall@1", "new <b>|x")]
     text = table.loc[("recall@1", "new <b>|x")]
-    assert text["difference [95% CI]"] == (
+    # Four claims under Holm: each interval at 1 - 0.05 / 4, and the header says so.
+    label = "difference [98.75% CI each, 95% together]"
+    assert text[label] == (
         f"{row['difference']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]"
     )
-    assert text["difference [95% CI]"].startswith("+0.6667 [")
+    assert text[label].startswith("+0.6667 [")
     assert text["wins/ties/losses"] == "20/10/0"
     assert text["verdict"] == "new <b>|x better"
     assert text["p (Holm)"] == f"{row['p_adjusted']:.4f}"
+    assert text["MC error of p"] == f"±{row['p_mc_error']:.4f}"
+    assert text["d_z (paired)"] == f"{row['effect_size']:+.2f}"
+    assert list(table.columns)[-1] == "verdict"
+
+
+def test_statistics_are_labelled_and_infinities_keep_their_sign():
+    # Every query: precision@10 exactly 0.1 lower (b - a is -0.1 give or take 1e-17): no
+    # spread, so d_z is -inf, printed as such (it used to be "n/a", or -3.5e15).
+    qrels, base, new = {}, {}, {}
+    for i in range(30):
+        q, hits = f"q{i:02d}", (5, 8, 3)[i % 3]
+        docs = [f"{q}-r{j}" for j in range(hits)] + [f"{q}-x{j}" for j in range(10)]
+        qrels[q], base[q], new[q] = set(docs[:hits]), docs[:10], docs[1:11]
+    out = compare({"base": base, "new": new}, qrels, ["precision@10", "mrr"],
+                  n_resamples=200, confidence=0.9, alpha=0.1, correction="bh")
+    text = differences_table(out).loc[("precision@10", "new")]
+    assert text["d_z (paired)"] == "-inf"
+    assert text["verdict"] == "base better"
+    level = f"{out.difference_confidence * 100:g}%"
+    assert f"difference [{level} CI, FCR-adjusted]" in differences_table(out).columns
+    card = convention_card(out)
+    assert card["confidence level"] == "90%"
+    assert card["significance level"].startswith("alpha = 0.1,")
+    assert card["difference intervals"].startswith(f"{level} each (Benjamini-Yekutieli")
+    assert "not Cohen's d" in card["effect size"]
+    assert "undecided" in card["Monte Carlo error"]
+    assert "alpha=0.1" in to_text(out)
+    exact = compare({"base": base, "new": new}, {q: qrels[q] for q in list(qrels)[:8]},
+                    ["precision@10", "mrr"], n_resamples=200)
+    assert differences_table(exact).loc[("mrr", "new"), "MC error of p"] == "0 (exact)"
 
 
 def test_small_p_values_and_exact_ones_are_labelled():
@@ -94,7 +130,9 @@ def test_convention_card_has_every_convention(comparison):
     card = convention_card(comparison)
     for key in ("tied scores", "relevance level", "gain", "query with no relevant doc",
                 "judged query missing from a run", "doc repeated in a ranking",
-                "confidence level", "resamples", "seed", "correction", "versions"):
+                "confidence level", "significance level", "difference intervals",
+                "intervals", "Monte Carlo error", "effect size", "resamples", "seed",
+                "correction", "versions"):
         assert key in card
     assert card["tied scores"].startswith("trec_eval:")
     assert card["confidence level"] == "95%"
@@ -125,11 +163,11 @@ def test_card_follows_the_policies():
 def test_text_report(comparison):
     text = to_text(comparison)
     assert text.splitlines()[0] == (
-        "30 queries, 2 systems; mean [95% bootstrap interval], 500 resamples, seed 2"
+        "30 queries, 2 systems; mean [95% interval], 500 resamples, seed 2"
     )
     assert "new <b>|x vs old (baseline)" in text
     assert summary_table(comparison).loc["mrr", "old"] in text
-    assert "Conventions: ties=trec_eval" in text
+    assert "Conventions: relevance_level=1, gain=linear, ties=trec_eval" in text
     assert "Warnings" not in text  # 30 queries, four families: nothing to warn about
 
 
@@ -145,6 +183,40 @@ def test_markdown_report(comparison):
     means = next(line for line in text.splitlines() if line.startswith("| mrr "))
     assert means.count(" | ") == 2
     assert "0.8333 [" in means
+
+
+def test_one_document_gives_every_format(comparison):
+    document = build_report(comparison, title="Support bot")
+    assert render_text(document) == to_text(comparison)
+    assert render_markdown(document) == to_markdown(comparison, title="Support bot")
+    assert (render_html(document, figures=False)
+            == to_html(comparison, title="Support bot", figures=False))
+    # Its parts, in reading order, as plain text (the renderers escape it).
+    assert document.title == "Support bot"
+    assert document.means.table.header == ("metric", "old", "new <b>|x")
+    means = {row[0]: row[1:] for row in document.means.table.rows}
+    assert means["mrr"][1].startswith("0.8333 [")  # (20 x 1 + 10 x 1/2) / 30
+    assert [s.heading for s in document.against_baseline] == [
+        ("new <b>|x", " vs ", "old", " (baseline)")
+    ]
+    assert [s.figure.system for s in document.against_baseline] == ["new <b>|x"]
+    assert ["".join(s.heading) for s in document.drilldowns] == [
+        "Queries where new <b>|x and old differ most on ndcg@2",
+        "Worst queries of old on ndcg@2",
+        "Worst queries of new <b>|x on ndcg@2",
+    ]
+    assert [len(s.table.rows) for s in document.drilldowns] == [10, 10, 10]
+    assert dict(document.card.table.rows) == convention_card(comparison)
+    assert document.conventions.endswith("correction=holm, alpha=0.05")
+
+
+def test_a_comparison_renders_itself_through_the_reports(comparison, small):
+    for c in (comparison, small):
+        assert repr(c) == c.to_text() == to_text(c)
+        assert c.to_markdown(title="T <x>") == to_markdown(c, title="T <x>")
+        assert c.to_html(title="T", figures=False) == to_html(c, title="T", figures=False)
+    assert comparison.to_html() == to_html(comparison)  # figures too: the same PNGs
+    assert comparison.to_markdown().startswith("# Retrieval evaluation\n")
 
 
 def test_warnings_come_first_in_every_report(small):
@@ -293,3 +365,16 @@ def test_every_report_renders_edge_cases(case):
         assert "only 1 query: too few queries" in text
         assert text.startswith("1 query, 2 systems;")
         assert "n/a" in text  # no t-test on one query
+
+
+def test_a_mean_over_fewer_queries_says_how_many():
+    # Under a "skip" policy a mean may average fewer queries than were compared: it says so.
+    qrels = {f"q{i}": ({"a"} if i % 3 else {"a": 0}) for i in range(30)}  # 10 without one
+    run = {f"q{i}": ["a"] for i in range(30)}
+    result = compare({"x": run}, qrels, ["mrr", "recall@5"], empty_relevant="skip",
+                     n_resamples=200)
+    assert summary_table(result).loc["mrr", "x"] == "1.0000 [1.0000, 1.0000] (n = 20)"
+    text = result.to_text()
+    assert text.startswith("30 queries, 1 system; mean [95% interval]")
+    assert "(n = 20)" in text
+    assert "A cell marked (n = ...) is a mean over fewer queries" in result.to_markdown()

@@ -1,4 +1,5 @@
-"""User text made inert: terminals, Markdown, spreadsheets and plots (ragmetrics.safe_text)."""
+"""User text made inert: terminals, Markdown, spreadsheets and plots
+(ragmetrics.safe_text)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragmetrics.compare import compare
-from ragmetrics.report import plot_intervals
+from ragmetrics import compare
+from ragmetrics.reports.figures import plot_intervals
 from ragmetrics.safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
 
 

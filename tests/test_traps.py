@@ -9,13 +9,12 @@ import pytest
 from ragmetrics import (
     hit_rate_at_k,
     ndcg_at_k,
+    parse_metric,
     precision_at_k,
     recall_at_k,
     reciprocal_rank,
 )
-from ragmetrics.examples import load_example
-from ragmetrics.registry import parse_metric
-from ragmetrics.traps import Trap, trap_scenarios
+from ragmetrics.teaching import Trap, load_example, trap_scenarios
 
 TRAPS = trap_scenarios()
 NAMES = list(TRAPS)

@@ -1,7 +1,7 @@
 """ragmetrics against trec_eval's own test suite.
 
 trec_eval (NIST's reference evaluator, version 10.0) ships sample qrels, runs and the
-output it prints for them; ``/work/shared/conformance/trec_eval/README.md`` lists the
+output it prints for them; ``tests/conformance/trec_eval/README.md`` lists the
 command behind each expected file. Every number ragmetrics computes for a measure it
 shares with trec_eval must equal the printed one, per query and for the ``all`` row
 (the mean over queries). trec_eval prints 4 decimals, so a value is right when it is
@@ -29,7 +29,7 @@ from ragmetrics.io import read_trec_qrels, read_trec_run
 
 # The expected outputs are needed at collection time, to parametrize: the path is computed
 # here as well as in conftest's `trec_conformance_dir` fixture.
-TREC_DIR = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "trec_eval"
+TREC_DIR = Path(__file__).resolve().parent / "conformance" / "trec_eval"  # vendored
 if not TREC_DIR.is_dir():
     pytest.skip(
         f"trec_eval's test suite not found: looked for the folder {TREC_DIR}",
@@ -66,8 +66,6 @@ SUITES = {
 
 # Cut-off-optional metrics have a second trec_eval name that the registry's one
 # `trec_eval` field cannot hold: nDCG without a cut-off, and MAP with one.
-_OTHER_TREC_NAMES = ((r"ndcg", "ndcg"), (r"map_cut_([0-9]+)", r"map@\1"))
-
 # -mndcg.1=3,2=9,4=4.5 gives grades 1, 2 and 4 the gains 3, 9 and 4.5. qrels.test has
 # grades 0 and 1 only, so every relevant doc gains 3: a uniform scaling that leaves nDCG
 # unchanged, and ragmetrics' plain "ndcg" must print the same number.
@@ -77,19 +75,17 @@ _MEAS_PARAMS_ONLY = {"ndcg_1=3,2=9,4=4.5": "ndcg"}
 def ragmetrics_metric(measure: str) -> str | None:
     """The ragmetrics metric name for a trec_eval measure name, or None if it has none.
 
-    The registry's ``MetricInfo.trec_eval`` gives each metric's trec_eval name, with
+    The metric table's ``MetricInfo.trec_eval`` gives each metric's trec_eval names, with
     ``k`` standing for the cut-off (``"P_k"`` for ``"precision"``).
     """
     for info in METRICS.values():
-        if info.trec_eval.endswith("_k"):
-            match = re.fullmatch(re.escape(info.trec_eval[:-1]) + r"([0-9]+)", measure)
-            if match:
-                return f"{info.name}@{match[1]}"
-        elif measure == info.trec_eval:
-            return info.name
-    for pattern, replacement in _OTHER_TREC_NAMES:
-        if re.fullmatch(pattern, measure):
-            return re.sub(pattern, replacement, measure)
+        for name in info.trec_eval:
+            if name.endswith("_k"):
+                match = re.fullmatch(re.escape(name[:-1]) + r"([0-9]+)", measure)
+                if match:
+                    return f"{info.name}@{match[1]}"
+            elif measure == name:
+                return info.name
     return None
 
 
@@ -220,10 +216,10 @@ def test_measure_names_map_through_the_registry():
     assert ragmetrics_metric("recall_1000") == "recall@1000"
     assert ragmetrics_metric("ndcg_cut_5") == "ndcg@5"
     assert ragmetrics_metric("success_1") == "hit_rate@1"
-    assert ragmetrics_metric("recip_rank") == "mrr"
+    assert ragmetrics_metric("recip_rank") == "rr"
     assert ragmetrics_metric("Rprec") == "r_precision"
-    assert ragmetrics_metric("map") == "map"
-    assert ragmetrics_metric("map_cut_100") == "map@100"
+    assert ragmetrics_metric("map") == "ap"
+    assert ragmetrics_metric("map_cut_100") == "ap@100"
     assert ragmetrics_metric("ndcg") == "ndcg"
     # Measures ragmetrics does not define map to nothing, not to a look-alike.
     for other in (

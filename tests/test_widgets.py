@@ -13,15 +13,17 @@ import pytest
 import traitlets
 
 import ragmetrics as rm
-from ragmetrics.examples import load_example
-from ragmetrics.widgets import RankingBoard
+from ragmetrics.teaching import load_example
+from ragmetrics.widgets import RankingBoard, base, controls
+from ragmetrics.widgets.base import AccessibleWidget, WidgetValueError
+from ragmetrics.widgets.controls import ExplorerBox, LiveRegion, PlotImage, Select, Slider
 from ragmetrics.widgets.explorers import BudgetCalculator, KExplorer, TrapsGallery
 
 BOARD_FUNCTIONS = {
     "recall": rm.recall_at_k,
     "precision": rm.precision_at_k,
     "hit_rate": rm.hit_rate_at_k,
-    "mrr": rm.reciprocal_rank,
+    "rr": rm.reciprocal_rank,
     "ndcg": rm.ndcg_at_k,
 }
 
@@ -62,21 +64,24 @@ def test_move_puts_a_chunk_at_a_rank():
     board = RankingBoard(["a", "b", "c", "d"], {"d"}, k=2)
     board.move("d", 1)
     assert board.order == ["d", "a", "b", "c"]
-    assert board.metrics["mrr"] == 1.0
+    assert board.metrics["rr"] == 1.0
     with pytest.raises(ValueError, match="'zz' is not on the board"):
         board.move("zz", 1)
     with pytest.raises(ValueError, match="to_rank must be between 1 and 4, got 9"):
         board.move("a", 9)
 
 
-def test_toggle_flips_binary_relevance_and_the_browser_message_does_the_same():
+def test_toggle_flips_binary_relevance_and_the_browser_trait_does_the_same():
     board = RankingBoard(["a", "b", "c"], {"a"}, k=3)
     board.toggle("b")
     assert board.relevance["b"] == 1.0
     assert board.metrics["precision"] == pytest.approx(2 / 3)
-    board._on_message(board, {"type": "toggle", "doc_id": "b"}, [])
+    # What a click in the browser sets (a synced trait, as a drag sets ``order``).
+    board.toggle_request = {"doc_id": "b", "click": 1}
     assert board.relevance["b"] == 0.0
     assert board.metrics["precision"] == pytest.approx(1 / 3)
+    board.toggle_request = {"doc_id": "b", "click": 2}  # a second click: a second change
+    assert board.relevance["b"] == 1.0
     assert_board_matches_library(board)
 
 
@@ -151,9 +156,13 @@ def test_ids_are_shown_as_text_and_colliding_ids_are_refused():
         RankingBoard([42, "42"], {42}, k=1)
 
 
-def test_front_end_never_builds_html_from_strings():
-    """Titles are untrusted: the ES module must only ever use textContent."""
-    source = (Path(rm.__file__).parent / "widgets" / "board.js").read_text()
+WIDGETS_DIR = Path(rm.__file__).parent / "widgets"
+
+
+@pytest.mark.parametrize("path", sorted(WIDGETS_DIR.glob("*.js")), ids=lambda p: p.name)
+def test_front_end_never_builds_html_from_strings(path):
+    """Titles are untrusted: the ES modules must only ever use textContent."""
+    source = path.read_text()
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
         assert sink not in source
 
@@ -174,9 +183,25 @@ def test_budget_calculator_reports_recall_at_the_budget():
     calc.limit.value = 1700
     assert calc.k_budget() == 4
     assert "Recall@4 = 0.4000 vs Recall@10 = 0.8000" in calc.text()
+    assert calc.status.announcement == "4 chunks fit; Recall@4 0.40 vs Recall@10 0.80"
+    calc.chunk.value = 1200
+    assert calc.status.announcement == "1 chunk fits; Recall@1 0.20 vs Recall@10 0.80"
+    calc.chunk.value = 300
     calc.limit.value = 700
     assert calc.k_budget() == 0
     assert calc.text().startswith("No chunk fits")
+    assert calc.status.announcement == "no chunk fits; Recall@10 0.80 is out of reach"
+
+
+def test_budget_defaults_are_valid_entries_for_their_fields():
+    """A browser checks value against min and step: with step=100 and min=1, the default
+    2000 was "invalid" (valid values were 1, 101, ...), and a screen reader said so."""
+    calc = BudgetCalculator.from_example("k_tradeoff")
+    for field in (calc.limit, calc.prompt, calc.chunk, calc.answer):
+        assert field.min <= field.value <= field.max
+        assert (field.value - field.min) % field.step == 0, field.description
+    for limit in (1700, 2000, 4096, 8192):  # notebook 05's checkpoint values
+        assert (limit - calc.limit.min) % calc.limit.step == 0
 
 
 def test_traps_gallery_shows_the_number_that_lies_and_the_one_that_tells():
@@ -209,3 +234,198 @@ def test_explorers_have_a_static_html_fallback(make):
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "application/vnd.jupyter.widget-view+json" in data
     assert "<table" in data["text/html"] or "<p>" in data["text/html"]
+
+
+# -- the widget layer: one set of rules for every widget ----------------------------------
+
+
+
+def _public_widget_classes():
+    import inspect
+
+    import ipywidgets
+
+    import ragmetrics.widgets as rmw
+
+    found = set()
+    for module in (rmw, rmw.board, rmw.explorers):
+        for name, obj in vars(module).items():
+            if (inspect.isclass(obj) and issubclass(obj, ipywidgets.Widget)
+                    and not name.startswith("_") and obj.__module__.startswith("ragmetrics")):
+                found.add(obj)
+    return found
+
+
+def test_every_public_widget_is_a_root_built_on_the_shared_layer():
+    roots = set(base.root_widgets())
+    building_blocks = {AccessibleWidget, ExplorerBox, LiveRegion, PlotImage, Select, Slider}
+    assert roots == _public_widget_classes() - building_blocks
+    for cls in roots:
+        assert issubclass(cls, (AccessibleWidget, ExplorerBox)), cls
+        widget = cls.example()
+        assert isinstance(widget, cls)
+
+
+@pytest.mark.parametrize("cls", base.root_widgets(), ids=lambda c: c.__name__)
+def test_every_root_has_exactly_one_live_region(cls):
+    widget = cls.example()
+    if isinstance(widget, ExplorerBox):
+        assert [c for c in widget.children if isinstance(c, LiveRegion)] == [widget.status]
+        assert {"rm-widget", "rm-explorer"} <= set(widget._dom_classes)
+    else:
+        assert widget.has_trait("announcement")
+        assert "rmLiveRegion(model" in widget._esm
+        assert widget._esm.count("rmLiveRegion(model") == 1 + KIT_DEFINITIONS
+
+
+KIT_DEFINITIONS = base.KIT_JS.count("rmLiveRegion(model")
+
+
+def test_every_anywidget_carries_the_kit_and_the_theme():
+    classes = [RankingBoard, LiveRegion, Slider, Select, PlotImage]
+    for cls in classes:
+        assert cls._esm.startswith(base.KIT_JS), cls
+        assert cls._css.startswith(base.THEME_CSS), cls
+
+
+def test_a_root_without_an_example_is_refused_at_definition():
+    with pytest.raises(TypeError, match="needs an example"):
+        class Nameless(ExplorerBox):
+            pass
+
+
+def test_widget_css_uses_theme_variables_and_no_opacity():
+    """Colours come from JupyterLab's theme variables; a literal colour may only be the
+    fallback inside var(--jp-..., fallback). Nothing is faded with opacity."""
+    import re
+
+    for path in sorted(WIDGETS_DIR.glob("*.css")):
+        css = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.DOTALL)
+        assert "opacity" not in css, path.name
+        bare = re.sub(r"var\(--jp-[\w-]+,\s*[^;]*?\)(?=[;\s]|$)", "var()", css, flags=re.MULTILINE)
+        literal = re.findall(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(", bare)
+        assert literal == [], f"{path.name}: colours outside theme variables: {literal}"
+
+
+def test_board_keeps_its_class_names():
+    """Browser tests and users' own CSS rely on the board's rmb-* class names."""
+    source = (WIDGETS_DIR / "board.js").read_text() + (WIDGETS_DIR / "board.css").read_text()
+    kept = ["rmb", "rmb-grid", "rmb-left", "rmb-right", "rmb-slider", "rmb-k", "rmb-k-label",
+            "rmb-list", "rmb-item", "rmb-relevant", "rmb-below", "rmb-dragging", "rmb-over",
+            "rmb-label", "rmb-rank", "rmb-id", "rmb-title", "rmb-grade", "rmb-btn",
+            "rmb-cutoff", "rmb-note", "rmb-metrics", "rmb-value", "rmb-ndcg", "rmb-plot",
+            "rmb-swatch"]
+    for name in kept:
+        assert f'"{name}"' in source or f"{name} " in source or f".{name}" in source, name
+
+
+def test_slider_refuses_values_out_of_range_and_needs_a_name():
+    slider = Slider(value=3, min=1, max=10, description="cut-off k")
+    with pytest.raises(WidgetValueError, match="cut-off k must be between 1 and 10, got 0"):
+        slider.value = 0
+    with pytest.raises(ValueError, match="between 1 and 10, got 11"):  # also a ValueError
+        slider.value = 11
+    assert slider.value == 3
+    with pytest.raises(WidgetValueError, match="accessible name"):
+        Slider(value=1, min=1, max=2, description="")
+    with pytest.raises(WidgetValueError, match="min must not exceed max, got 5 > 2"):
+        Slider(value=1, min=5, max=2, description="k")
+
+
+def test_select_refuses_unknown_values_and_duplicate_options():
+    choice = Select(options=[("One", "a"), ("Two", "b")], description="pick", value="b")
+    assert choice.value == "b"
+    with pytest.raises(traitlets.TraitError, match=r"pick must be one of \['a', 'b'\], got 'c'"):
+        choice.value = "c"
+    with pytest.raises(WidgetValueError, match="unique values"):
+        Select(options=[("One", "a"), ("Again", "a")], description="pick")
+
+
+def test_plot_image_needs_a_text_alternative():
+    image = PlotImage()
+    with pytest.raises(WidgetValueError, match="text alternative"):
+        image.show(b"\x89PNG", "  ")
+    image.show(b"\x89PNG", "a plot")
+    assert (image.value, image.alt) == (b"\x89PNG", "a plot")
+
+
+def test_k_explorer_describes_its_plot_and_announces_each_k():
+    explorer = KExplorer.from_example("k_tradeoff")
+    assert explorer.status.announcement == ""  # nothing changed yet
+    assert explorer.slider.description == "cut-off k"
+    assert explorer.image.alt.startswith("Metrics over k = 1 to 25, cut-off marked at k = 10. ")
+    assert "Recall@10 0.80" in explorer.image.alt
+    assert "Highest: Recall@23 1.00" in explorer.image.alt
+    explorer.slider.value = 5
+    assert "At k = 5: Recall@5 0.40, Precision@5 0.40" in explorer.image.alt
+    assert explorer.status.announcement == (
+        "cut-off k = 5; Recall@5 0.40, Precision@5 0.40, Hit rate@5 1.00, RR@5 1.00, nDCG@5 0.55"
+    )
+    with pytest.raises(ValueError, match="cut-off k must be between 1 and 25, got 26"):
+        explorer.slider.value = 26
+    with pytest.raises(ValueError, match="between 1 and 5, got 10"):
+        KExplorer(["a"], {"a"}, k=10, max_k=5)
+
+
+def test_traps_gallery_describes_each_ranking_and_announces_the_verdict():
+    gallery = TrapsGallery()
+    assert gallery.image.alt == (
+        "Ranking of 10 chunks, cut-off after rank 10. Relevant at ranks 1-5, 7-10; "
+        "9 of the top 10 are relevant. 31 relevant chunks never retrieved."
+    )
+    gallery.choice.value = "high_mrr_low_recall"
+    trap = gallery.traps["high_mrr_low_recall"]
+    assert gallery.status.announcement == gallery.text().splitlines()[0]
+    assert gallery.image.alt.startswith(f"Ranking of {len(trap.retrieved)} chunks")
+
+
+def test_board_announces_moves_toggles_and_k():
+    board = RankingBoard.from_example("cancellation")
+    assert board.announcement == ""
+    board.move("19", 2)
+    assert board.announcement == "chunk 19 moved to rank 2; nDCG@10 0.97"
+    board.toggle("19")
+    assert board.announcement == (
+        # 19 leaves the golden set too: recall stays 2 of 2; nDCG = (1 + 1/log2 5) / (1 + 1/log2 3)
+        "chunk 19 marked not relevant; Precision@10 0.20, nDCG@10 0.88"
+    )
+    board.k = 3
+    assert board.announcement == (  # top 3: 42, 19, 99; relevant: 42 and 88
+        "cut-off k = 3; Recall@3 0.50, Precision@3 0.33, Hit rate@3 1.00, RR@3 1.00, nDCG@3 0.61"
+    )
+    assert_board_matches_library(board)
+
+
+def test_board_tells_which_neighbour_moved_from_what_the_browser_says():
+    """A swap of neighbours is a move of either: the browser sends `moved` with `order`."""
+    board = RankingBoard(["a", "b", "c"], {"a"}, k=1)
+    with board.hold_trait_notifications():  # how ipywidgets applies a browser update
+        board.moved = "a"
+        board.order = ["b", "a", "c"]
+    assert board.announcement.startswith("chunk a moved to rank 2, now below the cut-off; ")
+    with board.hold_trait_notifications():
+        board.moved = "c"
+        board.order = ["b", "c", "a"]
+    assert board.announcement.startswith("chunk c moved to rank 2; ")
+
+
+def test_board_sends_series_styles_with_dashes_and_markers():
+    board = RankingBoard(["a"], {"a"}, k=1)
+    styles = board.series
+    assert set(styles) == set(BOARD_FUNCTIONS)
+    # Told apart by dash or marker, not by colour alone.
+    assert len({(s["dash"], s["marker"]) for s in styles.values()}) == len(styles)
+    assert len({s["marker"] for s in styles.values()}) == len(styles)
+
+
+def test_board_view_describes_its_plot():
+    board = RankingBoard.from_example("refund_policy")
+    assert board.view["plot_description"] == (
+        "Metrics over k = 1 to 5, cut-off marked at k = 5. At k = 5: Recall@5 1.00, "
+        "Precision@5 0.60, Hit rate@5 1.00, RR@5 1.00, nDCG@5 0.89. Highest: Recall@5 1.00, "
+        "Precision@1 1.00, Hit rate@1 1.00, RR@1 1.00, nDCG@1 1.00."
+    )
+
+
+def test_controls_module_is_the_only_home_of_the_kit_controls():
+    assert controls.__all__ == ["ExplorerBox", "LiveRegion", "PlotImage", "Select", "Slider"]

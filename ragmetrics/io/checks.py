@@ -413,7 +413,7 @@ def numbers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
 
 
 def _cast(values: pd.Series, dtype: str) -> np.ndarray:
-    """Checked text -> numbers; through pyarrow when the text lives there (10x faster)."""
+    """Checked text -> numbers; through pyarrow when the text lives there (much faster)."""
     if getattr(values.dtype, "storage", None) == "pyarrow":
         try:
             return values.astype(f"{dtype}[pyarrow]").to_numpy(dtype=dtype)

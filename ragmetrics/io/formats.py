@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._validation import check_choice
 from ..errors import FormatError
+from ..validation import check_choice
 from .frames import read_golden, read_results
 from .source import Source, compression_of, without_compression_suffix
 from .tables import TABLE_FORMATS

@@ -13,8 +13,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_choice
 from ..errors import FormatError
+from ..validation import check_choice
 from .arrow import InDoubt, arrow_array, frame, memory_pool
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table

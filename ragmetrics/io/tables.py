@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from .._validation import check_choice
 from ..errors import FormatError, InputValueError
+from ..validation import check_choice
 from .arrow import (
     InDoubt,
     byte_set,

@@ -19,8 +19,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_choice
 from ..errors import FormatError
+from ..validation import check_choice
 from .arrow import (
     InDoubt,
     any_byte,

@@ -15,8 +15,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from .._validation import check_k
 from ..errors import InputValueError
+from ..validation import check_k
 from .tables import as_documents
 from .tokens import word_pieces
 

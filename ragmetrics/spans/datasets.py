@@ -24,6 +24,7 @@ import pandas as pd
 
 from ..errors import InputValueError
 from ..io import read_trec_run
+from ..teaching.datafiles import data_path
 
 __all__ = ["SpanDataset", "load_span_dataset", "span_dataset_names"]
 
@@ -72,11 +73,7 @@ def span_dataset_names() -> tuple[str, ...]:
 
 
 def _folder(name: str) -> Path:
-    # Installed wheels may carry a copy inside the package; a source checkout reads data/.
-    packaged = Path(__file__).resolve().parents[1] / "_data" / name
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "data" / name
+    return data_path(name)  # inside a wheel, or data/ of a checkout
 
 
 def _jsonl(path: Path) -> pd.DataFrame:

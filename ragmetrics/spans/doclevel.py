@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._ranking import groups, ranks_within
-from .._validation import check_choice
+from ..evaluation.ranking import groups, ranks_within
+from ..validation import check_choice
 from .ranking import natural_order, rank_run
 from .tables import as_chunks, as_documents, as_evidence
 

@@ -25,9 +25,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_k, check_relevance_level
 from ..errors import CoverageWarning, InputTypeError, InputValueError
 from ..policies import EMPTY_POLICIES, MISSING_POLICIES
+from ..validation import check_choice, check_k, check_relevance_level
 from .intervals import Measure, covered_before, overlapping_pairs, prefix_lengths, union
 from .names import SpanMetricSpec, is_span_metric, parse_span_metric
 from .ranking import natural_order, rank_run

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .._validation import check_k
 from ..errors import InputTypeError, InputValueError
+from ..validation import check_k
 
 __all__ = ["SPAN_METRICS", "SpanMetricSpec", "is_span_metric", "parse_span_metric"]
 

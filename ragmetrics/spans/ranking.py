@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._inputs import check_ids, run_columns
-from .._ranking import groups, ranks_within
-from .._validation import check_choice
 from ..errors import InputValueError
+from ..evaluation.inputs import check_ids, run_columns
+from ..evaluation.ranking import groups, ranks_within
 from ..policies import DUPLICATE_POLICIES
+from ..validation import check_choice
 from .tables import Chunks, check_same_kind
 
 __all__ = ["SPAN_TIE_POLICIES", "RankedRun", "natural_order", "rank_run"]

@@ -31,13 +31,13 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
 from ..errors import (
     EmptyRelevantWarning,
     InputTypeError,
     InputValueError,
     NoRelevantRetrievedWarning,
 )
+from ..validation import check_choice
 from .intervals import overlapping_pairs
 from .ranking import natural_order
 from .tables import as_chunks, as_documents, as_evidence, lay_out
@@ -271,7 +271,7 @@ def threshold_sensitivity(run, chunks, evidence, *, rule: str = "chunk_coverage"
     0.05            0.5  1.0                2
     0.50            0.0  0.5                1
     """
-    from ..evaluate import evaluate  # evaluate needs no span code: no cycle
+    from ..evaluation import evaluate  # evaluate needs no span code: no cycle
 
     check_choice(rule, RULES, "rule")
     if rule == "any_overlap":

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import anywidget
 import traitlets
 
-from .. import board as logic
-from .._validation import check_k
 from ..errors import InputValueError
-from ..examples import load_example
+from ..plotting import metric_style
+from ..teaching.examples import load_example
+from ..validation import check_k
+from . import board_model as logic
+from .base import AccessibleWidget, WidgetValueError
 
-_HERE = Path(__file__).parent
+# matplotlib's line styles as SVG dash patterns, for the board's own plot.
+_SVG_DASH = {"-": "", "--": "6 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5"}
 
 
-class RankingBoard(anywidget.AnyWidget):
+def _series_styles() -> dict[str, dict[str, str]]:
+    styles = {}
+    for name in logic.BOARD_METRICS:
+        style = metric_style(name)
+        styles[name] = {"color": style["color"], "dash": _SVG_DASH[style["linestyle"]],
+                        "marker": style["marker"]}
+    return styles
+
+
+class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", root=True):
     """A ranked list of chunks whose order, relevance and cut-off the learner can change.
 
     Drag a chunk to another rank (or use its up / down / to-top buttons, or Alt+Arrow keys),
@@ -23,9 +32,16 @@ class RankingBoard(anywidget.AnyWidget):
     Recall@k, Precision@k, hit rate, reciprocal rank and nDCG@k update at once, with the
     arithmetic of nDCG and a small metrics-over-k plot.
 
+    Keys: on a chunk, Up/Down go to the previous/next chunk, Home/End to the first/last,
+    Alt+Up/Alt+Down move it one rank, Enter or Space toggles its relevance; Tab reaches
+    its relevance button and its to-top, up and down buttons (Enter or Space presses
+    them); the cut-off slider takes Left/Down and Right/Up, Home and End. Focus stays on
+    the chunk or button through every move, and the live region says what changed.
+
     Python holds the state: ``order`` (ids), ``relevance`` (id -> grade, including relevant
     ids that were not retrieved), ``k``, and ``metrics`` (name -> value, recomputed by
-    ragmetrics on every change).
+    ragmetrics on every change); ``announcement`` is what the live region said last
+    (:func:`ragmetrics.widgets.board_model.describe_change`).
 
     Parameters
     ----------
@@ -48,10 +64,9 @@ class RankingBoard(anywidget.AnyWidget):
     >>> board.move("b", 2)          # what a drag does
     >>> board.order, board.metrics["recall"]
     (['a', 'b', 'x'], 1.0)
+    >>> board.announcement
+    'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
     """
-
-    _esm = _HERE / "board.js"
-    _css = _HERE / "board.css"
 
     order = traitlets.List(traitlets.Unicode()).tag(sync=True)
     relevance = traitlets.Dict(value_trait=traitlets.Float(), key_trait=traitlets.Unicode()).tag(
@@ -64,6 +79,15 @@ class RankingBoard(anywidget.AnyWidget):
     # Computed in Python on every change; the browser only displays them.
     metrics = traitlets.Dict().tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
+    #: The chunk the learner moved last: the browser sends it with each new ``order``
+    #: (it tells which of two swapped neighbours moved).
+    moved = traitlets.Unicode("").tag(sync=True)
+    #: Colour, dash and marker of each metric's curve (as in ragmetrics.plotting).
+    series = traitlets.Dict().tag(sync=True)
+    #: A click on a chunk's relevance, from the browser: ``{"doc_id": ..., "click": n}``
+    #: (n counts the clicks, so two clicks on one chunk are two changes). Python applies
+    #: it (:meth:`toggle`): the grade rule stays here, and the trait syncs like the others.
+    toggle_request = traitlets.Dict().tag(sync=True)
 
     def __init__(self, retrieved, relevant, k=10, titles=None, *, gain="linear"):
         order, relevance, titles = logic.normalise_board_input(retrieved, relevant, titles)
@@ -76,10 +100,12 @@ class RankingBoard(anywidget.AnyWidget):
             k=k,
             max_grade=max_grade,
             gain=gain,
+            series=_series_styles(),
         )
+        self._state = None
         self._recompute()
         self.observe(self._recompute, names=["order", "relevance", "k", "gain"])
-        self.on_msg(self._on_message)
+        self.observe(self._on_toggle_request, names=["toggle_request"])
 
     @classmethod
     def from_example(cls, name: str, k: int | None = None) -> RankingBoard:
@@ -89,13 +115,18 @@ class RankingBoard(anywidget.AnyWidget):
         default_k = {"refund_policy": 5, "cancellation": 10, "k_tradeoff": 10}.get(name, 1)
         return cls(ex.retrieved, ex.relevant, k=default_k if k is None else k, titles=ex.titles)
 
+    @classmethod
+    def example(cls) -> RankingBoard:
+        """The article's cancellation query at k = 10 (what notebook 06 starts from)."""
+        return cls.from_example("cancellation")
+
     # -- validation of what the browser (or Python) sends ------------------------------
 
     @traitlets.validate("order")
     def _valid_order(self, proposal):
         new = list(proposal["value"])
         if self.order and sorted(new) != sorted(self.order):
-            raise traitlets.TraitError(
+            raise WidgetValueError(
                 f"order must be a permutation of the board's chunks {sorted(self.order)!r}, "
                 f"got {new!r}"
             )
@@ -106,13 +137,15 @@ class RankingBoard(anywidget.AnyWidget):
         try:
             return check_k(proposal["value"])
         except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(str(error)) from None
+            raise WidgetValueError(str(error)) from None
 
     # -- what the buttons do, callable from Python (checkpoint cells, tests) -----------
 
     def move(self, doc_id: str, to_rank: int) -> None:
         """Move ``doc_id`` to 1-based ``to_rank``, as a drag and drop does."""
-        self.order = logic.move(self.order, str(doc_id), to_rank)
+        order = logic.move(self.order, str(doc_id), to_rank)
+        self.moved = str(doc_id)
+        self.order = order
 
     def toggle(self, doc_id: str) -> None:
         """Click on a chunk: toggle relevant, or cycle its grade 0 -> 1 -> ... -> max -> 0."""
@@ -130,12 +163,23 @@ class RankingBoard(anywidget.AnyWidget):
 
     def _recompute(self, change=None) -> None:
         view = logic.board_view(self.order, self.relevance, self.k, gain=self.gain)
-        self.view = view
-        self.metrics = view["metrics"]
+        state = {"order": list(self.order), "relevance": dict(self.relevance), "k": self.k,
+                 "gain": self.gain, "max_grade": self.max_grade, "metrics": view["metrics"]}
+        said = "" if self._state is None else logic.describe_change(
+            self._state, state, moved=self.moved or None
+        )
+        self._state = state
+        # One message to the browser: the numbers and what the live region says of them.
+        with self.hold_sync():
+            self.view = view
+            self.metrics = view["metrics"]
+            if said:
+                self.announcement = said
 
-    def _on_message(self, _widget, content, _buffers) -> None:
-        if isinstance(content, dict) and content.get("type") == "toggle":
-            self.toggle(content.get("doc_id"))
+    def _on_toggle_request(self, change) -> None:
+        request = change["new"]
+        if isinstance(request, dict) and "doc_id" in request:
+            self.toggle(request["doc_id"])
 
     def __repr__(self) -> str:
         relevant = {d: g for d, g in self.relevance.items() if g > 0}

@@ -1,9 +1,11 @@
 """Explorers: a k slider, a token-budget calculator and a gallery of metric traps.
 
-Each is a few standard ipywidgets wired to pure functions of ragmetrics. Callbacks write
-widget traits (an ``HTML`` value, an ``Image`` value), never to an Output widget, so a
-notebook cell that changes a control from Python prints nothing by surprise (and nbval
-checks the printed checkpoints, not the widget traffic).
+Each is a column of controls (:mod:`ragmetrics.widgets.controls`, and standard ipywidgets
+that are already accessible) wired to pure functions of ragmetrics. Callbacks write
+widget traits (an ``HTML`` value, a plot with its text alternative, the live region's
+announcement), never to an Output widget, so a notebook cell that changes a control from
+Python prints nothing by surprise (and nbval checks the printed checkpoints, not the
+widget traffic).
 """
 
 from __future__ import annotations
@@ -15,14 +17,16 @@ import ipywidgets as widgets
 import matplotlib
 from matplotlib.figure import Figure
 
-from ..board import BOARD_METRICS
-from ..budget import chunks_that_fit
-from ..curves import metrics_over_k
-from ..examples import load_example
-from ..metrics import recall_at_k
+from ..evaluation.curves import metrics_over_k
+from ..metrics.reference import recall_at_k
+from ..metrics.table import MetricSpec, metric_info
 from ..plotting import plot_metrics_over_k, plot_ranking
-from ..registry import METRICS
-from ..traps import trap_scenarios
+from ..teaching.budget import chunks_that_fit
+from ..teaching.examples import load_example
+from ..teaching.traps import trap_scenarios
+from ..validation import check_k
+from .board_model import BOARD_METRICS, describe_curves, describe_metrics, describe_ranking
+from .controls import ExplorerBox, PlotImage, Select, Slider
 
 __all__ = ["BudgetCalculator", "KExplorer", "TrapsGallery"]
 
@@ -42,6 +46,8 @@ def _png(draw, figsize=(5.2, 2.8)) -> bytes:
 
 # A VBox stretches its children to its width; an image keeps its own size (no blurry upscale).
 _NATURAL_SIZE = {"align_self": "flex-start", "max_width": "100%"}
+# Number fields that shrink to a narrow (320 px) column instead of overflowing it.
+_FIELD_LAYOUT = {"width": "auto", "max_width": "100%"}
 
 
 def _table(rows: list[tuple[str, str]]) -> str:
@@ -53,25 +59,10 @@ def _table(rows: list[tuple[str, str]]) -> str:
     return f"<table>{cells}</table>"
 
 
-class _StaticFallback:
-    """A kernel-free ``text/html`` view (GitHub, nbviewer), as ``RankingBoard`` has.
-
-    Without a kernel a widget view cannot render, so a reader would see only the repr; the
-    fallback shows what the widget showed when it was displayed (already escaped HTML).
-    """
-
-    def _static_html(self) -> str:
-        return self.result.value
-
-    def _repr_mimebundle_(self, **kwargs):
-        data = super()._repr_mimebundle_(**kwargs)
-        if isinstance(data, dict):
-            data["text/html"] = self._static_html()
-        return data
-
-
-class KExplorer(_StaticFallback, widgets.VBox):
+class KExplorer(ExplorerBox):
     """Slide k and watch every metric of one query, with the curves over k.
+
+    Keys: the slider takes Left/Down and Right/Up (one step), Home and End.
 
     Examples
     --------
@@ -79,15 +70,18 @@ class KExplorer(_StaticFallback, widgets.VBox):
     >>> explorer.slider.value = 5
     >>> print(explorer.text())
     k = 5: Recall@5 = 0.4000  Precision@5 = 0.4000  Hit rate@5 = 1.0000  RR@5 = 1.0000  nDCG@5 = 0.5531
+    >>> explorer.status.announcement
+    'cut-off k = 5; Recall@5 0.40, Precision@5 0.40, Hit rate@5 1.00, RR@5 1.00, nDCG@5 0.55'
     """
 
     def __init__(self, retrieved, relevant, k=10, *, max_k=None):
         self.retrieved, self.relevant = list(retrieved), relevant
-        depth = max_k or max(len(self.retrieved), k)
+        k = check_k(k)
+        depth = check_k(max_k, name="max_k") if max_k is not None else max(len(self.retrieved), k)
         self.curves = metrics_over_k(self.retrieved, relevant, range(1, depth + 1))
-        self.slider = widgets.IntSlider(value=k, min=1, max=depth, description="k")
+        self.slider = Slider(value=k, min=1, max=depth, description="cut-off k")
         self.result = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=_NATURAL_SIZE)
+        self.image = PlotImage(layout=_NATURAL_SIZE)
         super().__init__([self.slider, self.result, self.image])
         self.slider.observe(self._update, names="value")
         self._update()
@@ -97,16 +91,18 @@ class KExplorer(_StaticFallback, widgets.VBox):
         ex = load_example(name)
         return cls(ex.retrieved, ex.relevant, k=k)
 
+    @classmethod
+    def example(cls) -> KExplorer:
+        """The article's k trade-off query (what notebook 05 shows)."""
+        return cls.from_example("k_tradeoff")
+
     def values(self) -> dict[str, float]:
         row = self.curves.loc[self.slider.value]
         return {name: float(row[name]) for name in BOARD_METRICS}
 
     def labels(self) -> dict[str, str]:
         k = self.slider.value
-        return {
-            name: ("RR@k" if name == "mrr" else METRICS[name].pretty_name).replace("@k", f"@{k}")
-            for name in BOARD_METRICS
-        }
+        return {name: MetricSpec(metric_info(name).name, k).pretty_name for name in BOARD_METRICS}
 
     def text(self) -> str:
         labels = self.labels()
@@ -115,9 +111,17 @@ class KExplorer(_StaticFallback, widgets.VBox):
 
     def _update(self, change=None) -> None:
         labels = self.labels()
-        self.result.value = _table([(labels[n], f"{v:.4f}") for n, v in self.values().items()])
         k = self.slider.value
-        self.image.value = _png(lambda ax: plot_metrics_over_k(self.curves, ax=ax, mark_k=k))
+        self.result.value = _table([(labels[n], f"{v:.4f}") for n, v in self.values().items()])
+        curve = {"k": self.curves.index.tolist()} | {
+            name: self.curves[name].tolist() for name in BOARD_METRICS
+        }
+        self.image.show(
+            _png(lambda ax: plot_metrics_over_k(self.curves, ax=ax, mark_k=k)),
+            describe_curves(curve, k),
+        )
+        if change is not None:
+            self.announce(f"cut-off k = {k}; {describe_metrics(self.values(), k)}")
 
     def _static_html(self) -> str:
         return f"<div><p>k = {self.slider.value}</p>{self.result.value}</div>"
@@ -126,8 +130,10 @@ class KExplorer(_StaticFallback, widgets.VBox):
         return f"KExplorer(k={self.slider.value}, depth={self.slider.max})"
 
 
-class BudgetCalculator(_StaticFallback, widgets.VBox):
+class BudgetCalculator(ExplorerBox):
     """How many chunks fit the context window, and what recall that k buys.
+
+    Keys: each number field takes digits, and Up/Down to step by one.
 
     Examples
     --------
@@ -135,20 +141,27 @@ class BudgetCalculator(_StaticFallback, widgets.VBox):
     >>> calc.limit.value = 2000
     >>> print(calc.text())
     5 chunks fit: (2000 - 500 - 0) // 300 = 5. Recall@5 = 0.4000 vs Recall@10 = 0.8000
+    >>> calc.limit.value = 1700
+    >>> calc.status.announcement
+    '4 chunks fit; Recall@4 0.40 vs Recall@10 0.80'
     """
 
     def __init__(self, retrieved, relevant, *, context_limit=2000, prompt_tokens=500,
                  chunk_tokens=300, answer_tokens=0, reference_k=10):
-        self.retrieved, self.relevant, self.reference_k = list(retrieved), relevant, reference_k
+        self.retrieved, self.relevant = list(retrieved), relevant
+        self.reference_k = check_k(reference_k, name="reference_k")
         style = {"description_width": "11em"}
-        self.limit = widgets.BoundedIntText(context_limit, min=1, max=2_000_000, step=100,
-                                            description="context limit", style=style)
-        self.prompt = widgets.BoundedIntText(prompt_tokens, min=0, max=2_000_000,
-                                             description="prompt tokens", style=style)
-        self.chunk = widgets.BoundedIntText(chunk_tokens, min=1, max=2_000_000,
-                                            description="tokens per chunk", style=style)
-        self.answer = widgets.BoundedIntText(answer_tokens, min=0, max=2_000_000,
-                                             description="answer tokens", style=style)
+        # step 1: any whole number of tokens is a valid entry (with step=100 and min=1, a
+        # browser calls 2000 an invalid value, and a screen reader says so).
+        field = {"max": 2_000_000, "style": style, "layout": _FIELD_LAYOUT}
+        self.limit = widgets.BoundedIntText(context_limit, min=1, description="context limit",
+                                            **field)
+        self.prompt = widgets.BoundedIntText(prompt_tokens, min=0, description="prompt tokens",
+                                             **field)
+        self.chunk = widgets.BoundedIntText(chunk_tokens, min=1, description="tokens per chunk",
+                                            **field)
+        self.answer = widgets.BoundedIntText(answer_tokens, min=0, description="answer tokens",
+                                             **field)
         self.result = widgets.HTML()
         super().__init__([self.limit, self.prompt, self.chunk, self.answer, self.result])
         for control in (self.limit, self.prompt, self.chunk, self.answer):
@@ -159,6 +172,11 @@ class BudgetCalculator(_StaticFallback, widgets.VBox):
     def from_example(cls, name: str, **kwargs) -> BudgetCalculator:
         ex = load_example(name)
         return cls(ex.retrieved, ex.relevant, **kwargs)
+
+    @classmethod
+    def example(cls) -> BudgetCalculator:
+        """The article's k trade-off query with its 2,000-token budget (notebook 05)."""
+        return cls.from_example("k_tradeoff")
 
     def k_budget(self) -> int:
         return chunks_that_fit(self.limit.value, prompt_tokens=self.prompt.value,
@@ -176,15 +194,33 @@ class BudgetCalculator(_StaticFallback, widgets.VBox):
                 f"{recall_at_k(self.retrieved, self.relevant, k):.4f} vs Recall@{ref} = "
                 f"{recall_at_k(self.retrieved, self.relevant, ref):.4f}")
 
+    def summary(self) -> str:
+        """What the live region says: the budget and the recall it buys, at 2 decimals."""
+        k, ref = self.k_budget(), self.reference_k
+        reference = f"Recall@{ref} {recall_at_k(self.retrieved, self.relevant, ref):.2f}"
+        if k == 0:
+            return f"no chunk fits; {reference} is out of reach"
+        fits = f"{k} chunk{'s' if k != 1 else ''} fit{'s' if k == 1 else ''}"
+        return (f"{fits}; Recall@{k} {recall_at_k(self.retrieved, self.relevant, k):.2f} "
+                f"vs {reference}")
+
     def _update(self, change=None) -> None:
         self.result.value = f"<p>{html.escape(self.text())}</p>"
+        if change is not None:
+            self.announce(self.summary())
+
+    def _static_html(self) -> str:
+        return self.result.value
 
     def __repr__(self) -> str:
         return f"BudgetCalculator(context_limit={self.limit.value}, k_budget={self.k_budget()})"
 
 
-class TrapsGallery(_StaticFallback, widgets.VBox):
+class TrapsGallery(ExplorerBox):
     """Pick a trap: the one number that looks fine, then all of them side by side.
+
+    Keys: the dropdown takes Up/Down (also inside JupyterLab, where arrow keys would
+    otherwise move the notebook's cell selection), Home and End.
 
     Examples
     --------
@@ -192,18 +228,25 @@ class TrapsGallery(_StaticFallback, widgets.VBox):
     >>> gallery.choice.value = "high_precision_low_recall"
     >>> print(gallery.text().splitlines()[0])
     High precision, low recall: precision@1 = 1.0000 looks fine; recall@1 = 0.0200 tells the truth
+    >>> print(gallery.image.alt)
+    Ranking of 1 chunk, cut-off after rank 1. Relevant at rank 1; 1 of the top 1 is relevant. 49 relevant chunks never retrieved.
     """
 
     def __init__(self):
         self.traps = trap_scenarios()
-        self.choice = widgets.Dropdown(
+        self.choice = Select(
             options=[(trap.title, name) for name, trap in self.traps.items()], description="trap"
         )
         self.result = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=_NATURAL_SIZE)
+        self.image = PlotImage(layout=_NATURAL_SIZE)
         super().__init__([self.choice, self.result, self.image])
         self.choice.observe(self._update, names="value")
         self._update()
+
+    @classmethod
+    def example(cls) -> TrapsGallery:
+        """The gallery as notebook 07 shows it."""
+        return cls()
 
     def text(self) -> str:
         trap = self.traps[self.choice.value]
@@ -226,10 +269,16 @@ class TrapsGallery(_StaticFallback, widgets.VBox):
         self.result.value = "".join(
             f"<p>{html.escape(line)}</p>" for line in (head, story, numbers, lesson)
         )
-        self.image.value = _png(
-            lambda ax: plot_ranking(trap.retrieved, set(trap.relevant), trap.k, ax=ax),
-            figsize=(5.2, 3.4),
+        self.image.show(
+            _png(lambda ax: plot_ranking(trap.retrieved, set(trap.relevant), trap.k, ax=ax),
+                 figsize=(5.2, 3.4)),
+            describe_ranking(trap.retrieved, dict.fromkeys(trap.relevant, 1), trap.k),
         )
+        if change is not None:
+            self.announce(head)
+
+    def _static_html(self) -> str:
+        return self.result.value
 
     def __repr__(self) -> str:
         return f"TrapsGallery(choice={self.choice.value!r})"

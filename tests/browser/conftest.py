@@ -21,6 +21,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# axe-core, vendored from npm (see vendor/axe-core/README.md): no network at test time.
+AXE_JS = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE_VERSION = "4.14.1"
 TOKEN = "ragmetrics-browser-test"
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -190,3 +193,128 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("browser tests")
         for line in BROWSER_REPORT:
             terminalreporter.write_line(line)
+
+
+# -- accessibility checks (axe-core) -------------------------------------------------------
+
+# The impacts that fail a test; "minor" and "moderate" ones are reported only.
+FAILING_IMPACTS = ("serious", "critical")
+
+_AXE_RUN = """
+async (root) => {
+  // Inside JupyterLab the page body has height 0 and overflow hidden, so axe would call
+  // every text clipped and report colour contrast "inapplicable": give the body the
+  // window's height while axe runs, then put its style back.
+  const body = document.body;
+  const saved = body.getAttribute("style");
+  body.style.height = `${window.innerHeight}px`;
+  try {
+    const result = await axe.run(root, { resultTypes: ["violations"] });
+    return {
+      version: axe.version,
+      violations: result.violations.map((v) => ({
+        id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
+      })),
+      checked: result.passes.map((r) => r.id).concat(result.violations.map((r) => r.id),
+                                                      result.incomplete.map((r) => r.id)),
+    };
+  } finally {
+    if (saved === null) body.removeAttribute("style"); else body.setAttribute("style", saved);
+  }
+}
+"""
+
+
+def axe_scan(page, root) -> dict:
+    """Run axe-core on one widget root (a Playwright locator); inject axe when needed.
+
+    Returns ``{"version", "violations": [{id, impact, help, nodes}], "checked": [rule ids]}``.
+    """
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE_JS))
+    root.scroll_into_view_if_needed()
+    return root.evaluate(_AXE_RUN)
+
+
+def impact_counts(result: dict) -> dict[str, int]:
+    """Violating nodes per impact, e.g. ``{"serious": 3}``."""
+    counts: dict[str, int] = {}
+    for violation in result["violations"]:
+        counts[violation["impact"]] = counts.get(violation["impact"], 0) + len(violation["nodes"])
+    return counts
+
+
+def failing(result: dict) -> list[str]:
+    """One line per serious or critical violating node."""
+    return [
+        f"{v['impact']} {v['id']} ({v['help']}): {node['target']}: {node['summary']}"
+        for v in result["violations"] if v["impact"] in FAILING_IMPACTS for node in v["nodes"]
+    ]
+
+
+class _Accessibility:
+    """The axe helpers, as one fixture (test modules do not import from conftest)."""
+
+    failing_impacts = FAILING_IMPACTS
+    version = AXE_VERSION
+    scan = staticmethod(axe_scan)
+    impact_counts = staticmethod(impact_counts)
+    failing = staticmethod(failing)
+
+
+@pytest.fixture(scope="session")
+def a11y():
+    return _Accessibility()
+
+
+def lab_run_all(page, attempts=3, *, wait_for_idle=True):
+    """Run All once the kernel is really connected (a Run All sent earlier is dropped).
+
+    JupyterLab's status bar says when the kernel is idle; Notebook 7 has no status bar, so
+    there the retry loop alone covers a Run All sent too early.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
+
+    if wait_for_idle:
+        expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle")).to_be_visible(
+            timeout=90_000
+        )
+    else:
+        expect(page.locator(".jp-CodeCell").first).to_be_visible(timeout=90_000)
+    # A dialog on first open (e.g. a kernel choice): take its default.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.locator(".jp-Dialog .jp-mod-accept").click(timeout=3_000)
+    first_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").first
+    for _ in range(attempts):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator("li.lm-Menu-item[data-command='runmenu:run-all']").click()
+        try:
+            expect(first_prompt).not_to_have_text(re.compile(r"^\[ \]:$"), timeout=15_000)
+            return
+        except AssertionError:
+            print("[browser] Run All was dropped; retrying")
+    raise AssertionError("Run All never executed the first cell")
+
+
+@pytest.fixture(scope="session")
+def run_all():
+    """``run_all(page)``: Run All in JupyterLab or Notebook 7 (see lab_run_all)."""
+    return lab_run_all
+
+
+def write_notebook(folder: Path, name: str, cells: list[str]) -> str:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, folder / name)
+    return name
+
+
+@pytest.fixture(scope="session")
+def make_notebook(notebook_root):
+    """``make_notebook(name, cells)``: write a notebook the servers serve; its name."""
+    return lambda name, cells: write_notebook(notebook_root, name, cells)

@@ -6,19 +6,17 @@ state, so the round trip browser -> kernel -> ragmetrics -> browser is what is t
 
 from __future__ import annotations
 
-import contextlib
-import re
 import statistics
 import time
 
 import nbformat
 import pytest
 
-from ragmetrics.board import BOARD_METRICS, board_view, move
-from ragmetrics.examples import load_example
+from ragmetrics.teaching import load_example
+from ragmetrics.widgets.board_model import BOARD_METRICS, board_view, move
 
 playwright = pytest.importorskip("playwright.sync_api")
-expect, PlaywrightTimeout = playwright.expect, playwright.TimeoutError
+expect = playwright.expect
 
 NOTEBOOK = "board_in_browser.ipynb"
 EVIL_TITLE = "<img src=x onerror=alert(1)>"
@@ -52,34 +50,7 @@ def drop_to_update_ms(board) -> float:
     return board.evaluate("root => Number(root.dataset.updatedAt) - Number(root.dataset.movedAt)")
 
 
-def lab_run_all(page, attempts=3, *, wait_for_idle=True):
-    """Run All once the kernel is really connected (a Run All sent earlier is dropped).
-
-    JupyterLab's status bar says when the kernel is idle; Notebook 7 has no status bar, so
-    there the retry loop alone covers a Run All sent too early.
-    """
-    if wait_for_idle:
-        expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle")).to_be_visible(
-            timeout=90_000
-        )
-    else:
-        expect(page.locator(".jp-CodeCell").first).to_be_visible(timeout=90_000)
-    # A dialog on first open (e.g. a kernel choice): take its default.
-    with contextlib.suppress(PlaywrightTimeout):
-        page.locator(".jp-Dialog .jp-mod-accept").click(timeout=3_000)
-    first_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").first
-    for _ in range(attempts):
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator("li.lm-Menu-item[data-command='runmenu:run-all']").click()
-        try:
-            expect(first_prompt).not_to_have_text(re.compile(r"^\[ \]:$"), timeout=15_000)
-            return
-        except AssertionError:
-            print("[browser] Run All was dropped; retrying")
-    raise AssertionError("Run All never executed the first cell")
-
-
-def exercise_board(page, artifacts, report, label, *, slider_keys=True):
+def exercise_board(page, artifacts, report, label):
     example = load_example("cancellation")
     order, relevance, k = list(example.retrieved), dict(example.relevant), 10
     board = page.locator(".rmb").first
@@ -118,14 +89,10 @@ def exercise_board(page, artifacts, report, label, *, slider_keys=True):
     expect_board_shows(board, order, relevance, k)
     moves.append(drop_to_update_ms(board))
 
-    # The k slider, by keyboard (Notebook 7 keeps the arrow keys for itself: there the
-    # slider is set as a pointer would set it).
+    # The k slider, by keyboard (Notebook 7 too: the board keeps its keys from the host).
     slider = board.locator("input.rmb-k")
-    if slider_keys:
-        slider.focus()
-        page.keyboard.press("ArrowLeft")
-    else:
-        slider.fill("9")
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
     k = 9
     expect(board.locator(".rmb-k-label")).to_have_text("k = 9")
     expect_board_shows(board, order, relevance, k)
@@ -145,10 +112,10 @@ def check_titles_are_text(page):
     assert page.dialogs == []
 
 
-def test_board_in_jupyterlab(lab, notebook, page, artifacts, browser_report):
+def test_board_in_jupyterlab(lab, notebook, page, artifacts, browser_report, run_all):
     start = time.monotonic()
-    page.goto(f"{lab}/lab/tree/{notebook}?token=ragmetrics-browser-test", wait_until="commit")
-    lab_run_all(page)
+    page.goto(f"{lab}/lab/tree/{notebook}?reset&token=ragmetrics-browser-test", wait_until="commit")
+    run_all(page)
     try:
         latency = exercise_board(page, artifacts, browser_report, "jupyterlab")
         check_titles_are_text(page)
@@ -172,13 +139,13 @@ def test_board_in_voila(voila_server, notebook, page, artifacts, browser_report)
     assert page.errors == []
 
 
-def test_board_in_notebook_7(lab, notebook, page, artifacts, browser_report):
+def test_board_in_notebook_7(lab, notebook, page, artifacts, browser_report, run_all):
     """Notebook 7 is served by the same server (its /notebooks route) with the same widgets."""
     pytest.importorskip("notebook")
     page.goto(f"{lab}/notebooks/{notebook}?token=ragmetrics-browser-test", wait_until="commit")
-    lab_run_all(page, attempts=6, wait_for_idle=False)
+    run_all(page, attempts=6, wait_for_idle=False)
     try:
-        exercise_board(page, artifacts, browser_report, "notebook7", slider_keys=False)
+        exercise_board(page, artifacts, browser_report, "notebook7")
         check_titles_are_text(page)
     except Exception:
         page.screenshot(path=str(artifacts / "notebook7-failure.png"), full_page=True)

@@ -1,0 +1,79 @@
+"""What every subcommand of ``ragmetrics`` shares: usage errors, the parser, the inputs.
+
+A subcommand's own module (:mod:`~ragmetrics.cli.evaluate`, ...) adds its parser with
+``add_parser(subcommands)`` and does its work in ``run(args)``; this module holds what
+they have in common, so that a subcommand reads files and refuses bad outputs the way
+every other one does.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import InputError
+from ..io import read_qrels, read_run
+
+__all__ = ["Parser", "UsageError", "check_output_names", "load_qrels", "load_run", "number",
+           "progress_line"]
+
+
+class UsageError(InputError):
+    """Bad input from the command line: printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line (no usage block), exit status 2."""
+
+    def error(self, message):
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
+def number(text: str):
+    """An int if the text is a whole number, else a float (argparse's type for levels)."""
+    value = float(text)  # argparse turns the ValueError into a usage error
+    return int(value) if value.is_integer() else value
+
+
+def _existing_file(path_text: str, label: str) -> Path:
+    path = Path(path_text)
+    if not path.exists():
+        raise UsageError(f"{label} file not found: {path_text}")
+    if not path.is_file():
+        raise UsageError(f"{label} is not a regular file (a folder or a pipe?): {path_text}")
+    return path
+
+
+def load_qrels(path_text: str, label: str = "GOLDEN"):
+    """The judgments of a file, in whatever format it is (:func:`ragmetrics.io.read_qrels`)."""
+    return read_qrels(_existing_file(path_text, label))
+
+
+def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "error",
+             label: str = "RUN"):
+    """A run from a file, in whatever format it is (:func:`ragmetrics.io.read_run`).
+
+    ``duplicates`` is the evaluation's convention: under ``"error"`` the reader refuses a
+    doc listed twice, since it can name both lines.
+    """
+    return read_run(_existing_file(path_text, label), extra_fields=extra_fields,
+                    duplicates="error" if duplicates == "error" else "keep")
+
+
+def check_output_names(path_text: str | None, option: str, extensions) -> None:
+    """Refuse an output file name without one of ``extensions``."""
+    if path_text is not None and Path(path_text).suffix.lower() not in extensions:
+        raise UsageError(
+            f"{option} {path_text}: the file name must end in {' or '.join(extensions)}"
+        )
+
+
+def progress_line(stream):
+    """A ``progress(done, total)`` callback that draws a percentage on ``stream``."""
+    def show(done: int, total: int) -> None:
+        stream.write(f"\rresampling: {100 * done // max(total, 1):3d}%")
+        if done >= total:
+            stream.write("\r" + " " * 20 + "\r")
+        stream.flush()
+
+    return show

@@ -1,0 +1,18 @@
+"""Evaluation: many queries at once (:func:`evaluate`) and one query over many k (curves).
+
+- :mod:`~ragmetrics.evaluation.batch`: :func:`evaluate`, :class:`Evaluation` and
+  :func:`check_judgments`;
+- :mod:`~ragmetrics.evaluation.curves`: :func:`metric_curves` and :func:`metrics_over_k`;
+- :mod:`~ragmetrics.evaluation.engine`: runs and judgments to ranked judgments, in steps;
+- :mod:`~ragmetrics.evaluation.inputs`, :mod:`~ragmetrics.evaluation.ranking` and
+  :mod:`~ragmetrics.evaluation.joins`: the accepted input shapes, the ranking of a run,
+  and the match of its rows with the judgments.
+
+Every metric is computed by its kernel in the metric table (:mod:`ragmetrics.metrics`).
+"""
+
+from .batch import Evaluation, check_judgments, evaluate
+from .curves import MetricCurves, metric_curves, metrics_over_k
+
+__all__ = ["Evaluation", "MetricCurves", "check_judgments", "evaluate", "metric_curves",
+           "metrics_over_k"]

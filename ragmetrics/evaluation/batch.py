@@ -1,0 +1,272 @@
+"""Many-query evaluation: every query of a run, every metric, in one call.
+
+:func:`evaluate` ranks and judges the run (:mod:`ragmetrics.evaluation.engine`), then
+scores every metric through the metric table (:func:`ragmetrics.metrics.scoring.score`),
+vectorized over all queries at once; this module holds the public function, its
+result, and the warnings that come with the numbers.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..errors import (
+    CoverageWarning,
+    EmptyRelevantWarning,
+    NoRelevantRetrievedWarning,
+    RagmetricsWarning,
+)
+from ..metrics.scoring import score
+from ..metrics.table import parse_metrics
+from ..policies import Conventions, parameters_doc
+from .engine import Prepared, rank_and_judge
+from .inputs import qrels_columns, run_columns
+
+__all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of :func:`evaluate`.
+
+    Attributes
+    ----------
+    per_query : pandas.DataFrame
+        One row per evaluated query (index ``query_id``), one column per metric, named
+        exactly as requested and in that order.
+    summary : pandas.Series
+        The mean of each column over the evaluated queries (NaNs, from ``"skip"``
+        policies, left out).
+    conventions : Conventions
+        The policies the numbers were computed under.
+    queries_missing_from_run : tuple
+        Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``,
+        left out under ``"skip"``). Also ``missing_from_run``.
+    queries_missing_from_qrels : tuple
+        Queries in the run without judgments: left out. Also ``missing_from_qrels``.
+    queries_without_relevant : tuple
+        Judged queries with no relevant doc (no grade reaches ``relevance_level``).
+        Also ``empty_relevant``.
+    counts : pandas.Series
+        How many queries each mean of ``summary`` averages: fewer than the rows of
+        ``per_query`` only where a ``"skip"`` policy left queries out.
+    """
+
+    per_query: pd.DataFrame
+    summary: pd.Series
+    conventions: Conventions
+    queries_missing_from_run: tuple = field(default=())
+    queries_missing_from_qrels: tuple = field(default=())
+    queries_without_relevant: tuple = field(default=())
+
+    @property
+    def counts(self) -> pd.Series:
+        return self.per_query.notna().sum().astype("int64")
+
+    # The names of earlier versions.
+    @property
+    def missing_from_run(self) -> tuple:
+        return self.queries_missing_from_run
+
+    @property
+    def missing_from_qrels(self) -> tuple:
+        return self.queries_missing_from_qrels
+
+    @property
+    def empty_relevant(self) -> tuple:
+        return self.queries_without_relevant
+
+    def __repr__(self) -> str:
+        lines = [f"Evaluation over {_count(len(self.per_query))}"]
+        width = max((len(str(n)) for n in self.summary.index), default=0)
+        counts = self.counts
+        for name, value in self.summary.items():
+            fewer = counts[name] != len(self.per_query)
+            lines.append(f"  {name:<{width}}  {value:.4f}"
+                         + (f"  (mean of {_count(int(counts[name]))})" if fewer else ""))
+        for label, ids in (
+            ("missing from the run", self.queries_missing_from_run),
+            ("missing from the qrels (left out)", self.queries_missing_from_qrels),
+            ("with no relevant doc", self.queries_without_relevant),
+        ):
+            if ids:
+                shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
+                lines.append(f"  {_count(len(ids))} {label}: {shown}")
+        return "\n".join(lines)
+
+
+def evaluate(
+    run,
+    qrels,
+    metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),
+    *,
+    relevance_level: float = 1,
+    gain: str = "linear",
+    ties: str = "trec_eval",
+    duplicates: str = "error",
+    empty_relevant: str = "zero",
+    missing_from_run: str = "zero",
+    order_by: str = "score",
+) -> Evaluation:
+    """Score every query of a run against the judgments, with all metrics at once.
+
+    Parameters
+    ----------
+    run : DataFrame or mapping
+        ``query_id``, ``doc_id`` and ``score`` (or ``rank``) columns; or
+        ``{query_id: [doc ids in rank order]}``; or ``{query_id: {doc_id: score}}``.
+        With both ``score`` and ``rank``, the score decides (as in trec_eval).
+    qrels : DataFrame or mapping
+        ``query_id``, ``doc_id`` and ``relevance`` columns; or
+        ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``.
+    metrics : sequence of str
+        Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
+        (or ``"rr"``), ``"mrr@10"``, ``"ndcg@10"``, ``"ndcg"`` (uncut), ``"dcg@10"``,
+        ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``
+        (:data:`ragmetrics.METRICS`). The default is the article's four at k=10.
+        Columns are named as asked.
+{conventions}
+        The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
+        (with ``-c``: judged queries absent from the run score 0 and count).
+
+    Returns
+    -------
+    Evaluation
+        ``.per_query`` (DataFrame) and ``.summary`` (Series), plus the queries that were
+        missing or had no relevant doc. Coverage gaps also raise a :class:`CoverageWarning`.
+
+    Examples
+    --------
+    >>> run = {"q1": ["a", "x", "b"], "q2": ["y", "c"]}
+    >>> qrels = {"q1": {"a", "b"}, "q2": {"c"}}
+    >>> result = evaluate(run, qrels, ["recall@2", "mrr"])
+    >>> result.per_query  # doctest: +NORMALIZE_WHITESPACE
+              recall@2  mrr
+    query_id
+    q1             0.5  1.0
+    q2             1.0  0.5
+    >>> result.summary
+    recall@2    0.75
+    mrr         0.75
+    dtype: float64
+    """
+    conventions = Conventions(
+        relevance_level=relevance_level,
+        gain=gain,
+        ties=ties,
+        duplicates=duplicates,
+        empty_relevant=empty_relevant,
+        missing_from_run=missing_from_run,
+        order_by=order_by,
+    )
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    specs = parse_metrics(names)
+    columns = run_columns(run, order_by=order_by, ties=ties)
+    prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
+    in_run = prepared.coverage.in_run
+    values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
+                   query_ids=prepared.judged.ids,
+                   in_run=in_run if missing_from_run == "skip" else None)
+    per_query = pd.DataFrame(dict(zip(names, values, strict=True)), index=prepared.index())
+    order = prepared.natural_order()
+    if missing_from_run == "skip":
+        order = order[in_run[order]]
+    per_query = per_query.iloc[order]
+    result = Evaluation(
+        per_query=per_query,
+        summary=per_query.mean(axis=0, skipna=True),
+        conventions=conventions,
+        queries_missing_from_run=prepared.ids(~in_run),
+        queries_missing_from_qrels=prepared.coverage.unjudged,
+        queries_without_relevant=prepared.ids(prepared.empty),
+    )
+    _warn_coverage(result)
+    _warn_empty(result, prepared.judged.n, prepared.judged.max_grade)
+    _warn_if_nothing_relevant_retrieved(prepared)
+    return result
+
+
+evaluate.__doc__ = evaluate.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)
+
+
+def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),
+                    **conventions) -> None:
+    """Raise the errors that the judgments alone cause, before any run is scored.
+
+    A doc judged twice for one query, a grade that is not a finite number, ids of two
+    kinds, gains that overflow a float (for nDCG): the same checks :func:`evaluate`
+    makes, here without a run, so that a caller scoring many runs can report them once,
+    as the golden set's.
+
+    Examples
+    --------
+    >>> check_judgments({"q1": {"a": 1}, "q2": {"b": 2}})
+    >>> check_judgments({"q1": {"a": float("nan")}})
+    Traceback (most recent call last):
+    ...
+    ragmetrics.errors.InputTypeError: qrels['q1']: grade of doc 'a' must be a number, got nan
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)  # no run: every query is missing
+        evaluate({}, qrels, metrics, **conventions)
+
+
+def _warn_coverage(result: Evaluation) -> None:
+    parts = []
+    if result.queries_missing_from_run:
+        how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
+        n = len(result.queries_missing_from_run)
+        parts.append(f"{_count(n, 'judged query', 'judged queries')} missing from the run ({how})")
+    if result.queries_missing_from_qrels:
+        n = len(result.queries_missing_from_qrels)
+        parts.append(f"{_count(n)} of the run without judgments (left out)")
+    if parts:
+        warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
+                      stacklevel=3)
+
+
+def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> None:
+    """Say so when judged queries have no relevant doc and are scored anyway."""
+    ids, c = result.queries_without_relevant, result.conventions
+    if not ids or c.empty_relevant not in ("zero", "article"):
+        return
+    n = len(ids)
+    how = ("scored 0 and counted in the mean" if c.empty_relevant == "zero"
+           else "scored 1 on recall and nDCG, 0 on the rest (the article's rule)")
+    top = "" if max_grade is None else f"; the highest grade judged is {max_grade:g}"
+    if n == n_judged:
+        head = (f"no judged query has a relevant doc at relevance_level "
+                f"{c.relevance_level:g}{top}: is the level too high? Every query is {how}")
+    else:
+        shown = ", ".join(map(repr, ids[:3])) + (", ..." if n > 3 else "")
+        head = (f"{_count(n, 'judged query has', 'judged queries have')} no relevant doc "
+                f"(no grade reaches relevance_level {c.relevance_level:g}{top}): {shown}; "
+                f"{how}")
+    warnings.warn(f"{head} (empty_relevant={c.empty_relevant!r}; 'skip' leaves such "
+                  "queries out)", EmptyRelevantWarning, stacklevel=3)
+
+
+def _warn_if_nothing_relevant_retrieved(prepared: Prepared) -> None:
+    """Say so when queries with relevant docs were answered, and never with one of them.
+
+    A retriever that bad is rare; ids written two ways (``"d1"`` and ``"doc-d1"``,
+    another case, other whitespace) are not, and they score 0 without any error.
+    """
+    answered = prepared.coverage.in_run & ~prepared.empty
+    ranked = prepared.ranked
+    if not answered.any() or ranked.relevant.any() or not len(ranked):
+        return
+    depth = "" if prepared.depth is None else f" in the top {prepared.depth}"
+    n = int(answered.sum())
+    warnings.warn(
+        f"no relevant doc was retrieved{depth} for any of the {_count(n)} that have one: "
+        "every metric that counts hits is 0; if that is unexpected, check that the run and "
+        "the judgments write doc ids the same way",
+        NoRelevantRetrievedWarning, stacklevel=3)
+
+
+def _count(n: int, one: str = "query", many: str = "queries") -> str:
+    return f"{n} {one if n == 1 else many}"

@@ -1,0 +1,299 @@
+"""From a run and its judgments to ranked judgments: what :func:`ragmetrics.evaluate` scores.
+
+Four steps, each a function that returns what it found:
+
+1. :func:`judge_queries`: the judged queries, numbered ``0 .. Q-1``, with their number
+   of relevant docs and their ideal rankings;
+2. :func:`cover_queries`: which of the run's queries are judged, and which judged
+   queries the run misses;
+3. :func:`read_rows`: each judged query's rows in rank order, down to the depth the
+   metrics read (:func:`~ragmetrics.evaluation.ranking.rank_rows`), matched with the
+   judgments (:mod:`~ragmetrics.evaluation.joins`), tied scores ordered by the tie rule,
+   repeated docs refused or dropped;
+4. :func:`rank_and_judge`: all of it, as :class:`~ragmetrics.metrics.ranked.RankedJudgments`
+   for the kernels, plus what evaluate reports (coverage, empty golden sets).
+
+No Python loop runs per row or per query. ``tests/test_evaluate.py`` checks every value
+against the per-query functions of :mod:`ragmetrics.metrics` under every policy, and
+``tests/test_engine_paths.py`` every fast path against the plain one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import repeat
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputValueError
+from ..metrics.ranked import RankedJudgments, ranks_within
+from ..metrics.table import MetricSpec
+from ..policies import Conventions
+from ..validation import check_total_gain
+from . import fast_paths
+from .inputs import Columns, check_ids, check_same_kinds
+from .joins import HashCollision, Ids, Judgments, doc_ids, exact_codes, repeats
+from .ranking import RankedRows, rank_rows
+
+__all__ = ["Coverage", "JudgedQueries", "Prepared", "rank_and_judge", "read_depth"]
+
+
+def read_depth(specs: list[MetricSpec], num_relevant: np.ndarray) -> int | None:
+    """How deep into each query's ranking the metrics read (None: to the end).
+
+    The deepest cut-off among the metrics (R-precision: the largest number of relevant
+    docs); a metric without a cut-off (``"rr"``, ``"ap"``, ``"ndcg"``) reads everything.
+    """
+    depths = [spec.depth(num_relevant) for spec in specs]
+    return None if None in depths else max(depths, default=1)
+
+
+@dataclass
+class JudgedQueries:
+    """The judged queries, numbered ``0 .. n - 1``, and what the metrics need of them."""
+
+    ids: np.ndarray  # object: the id of each code
+    code_of: dict  # id -> code
+    qrels: Columns
+    qrels_codes: np.ndarray  # the code of each qrels row
+    qrels_docs: Ids  # the qrels' doc ids, hashed
+    num_relevant: np.ndarray
+    max_grade: float | None
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+
+def judge_queries(qrels: Columns, relevance_level: float) -> JudgedQueries:
+    """Number the judged queries and count their relevant docs.
+
+    Ids are hashed (``pd.factorize``), never sorted as Python objects row by row; a
+    query given with an empty golden set (``{"q2": set()}``) is judged, with no doc.
+    """
+    codes, judged = pd.factorize(qrels.query)
+    code_of = {q: code for code, q in enumerate(np.asarray(judged, dtype=object))}
+    for q in qrels.bare_queries:
+        code_of.setdefault(q, len(code_of))
+    ids = np.fromiter(code_of, object, len(code_of))
+    num_relevant = np.bincount(codes, weights=qrels.value >= relevance_level,
+                               minlength=len(ids))
+    max_grade = float(qrels.value.max()) if len(qrels.value) else None
+    return JudgedQueries(ids, code_of, qrels, codes, doc_ids(qrels.doc, "qrels"),
+                         num_relevant, max_grade)
+
+
+@dataclass
+class Coverage:
+    """Which queries the run and the judgments share."""
+
+    block_query: np.ndarray  # the judged code of each ranked block of the run, -1 if none
+    in_run: np.ndarray  # per judged query: does the run have it (perhaps empty)?
+    unjudged: tuple  # the run's queries without judgments, in first-seen order
+    query_kind: str | None  # 'str' or 'int'
+
+
+def cover_queries(run: Columns, ranked: RankedRows, judged: JudgedQueries) -> Coverage:
+    """Match each block of the ranked run with a judged query (or with none)."""
+    heads = run.query.take(ranked.heads)
+    query_kind = run.query_kind if run.queries_checked else check_ids(
+        heads, "query_id", "run", rows=ranked.heads)
+    head_ids = heads.to_numpy(dtype=object)
+    block_query = np.fromiter(map(judged.code_of.get, head_ids, repeat(-1)), np.int64,
+                              len(head_ids))
+    unjudged = tuple(dict.fromkeys([
+        *head_ids[block_query < 0],
+        *(q for q in run.bare_queries if q not in judged.code_of),
+    ]))
+    in_run = np.zeros(judged.n, dtype=bool)
+    in_run[block_query[block_query >= 0]] = True
+    in_run[[judged.code_of[q] for q in run.bare_queries if q in judged.code_of]] = True
+    return Coverage(block_query, in_run, unjudged, query_kind or judged.qrels.query_kind)
+
+
+def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
+              depth: int | None) -> tuple[np.ndarray, np.ndarray, Coverage] | None:
+    """(query code, grade) of each row read, in rank order, and the coverage.
+
+    None when ``duplicates="keep_first"`` dropped a repeated doc above ``depth``: then
+    deeper rows move up, and the caller reads again, everything.
+    """
+    ranked = rank_rows(run.query, run.value, depth)
+    coverage = cover_queries(run, ranked, judged)
+    judged_rows = coverage.block_query[ranked.block] >= 0
+    rows, row_block = ranked.rows[judged_rows], ranked.block[judged_rows]
+    row_q, row_score = coverage.block_query[row_block], ranked.score[judged_rows]
+
+    # Doc ids: only those of the rows read are checked, hashed and matched.
+    docs, qrels_docs = doc_ids(run.doc.take(rows), "run", rows), judged.qrels_docs
+    if not fast_paths.ENABLED:  # the plain path: exact codes, no hash to check
+        qrels_docs, docs = exact_codes(qrels_docs, docs)
+    check_same_kinds((coverage.query_kind, docs.kind), (judged.qrels.query_kind, qrels_docs.kind))
+    try:
+        row_grade = _grades(judged, row_q, docs, qrels_docs)
+    except HashCollision:
+        qrels_docs, docs = exact_codes(qrels_docs, docs)
+        row_grade = _grades(judged, row_q, docs, qrels_docs)
+
+    perm = tie_order(conventions.ties, row_block, row_score, row_grade, docs.values)
+    if perm is not None:
+        row_q, row_grade, row_block = row_q[perm], row_grade[perm], row_block[perm]
+        docs = Ids(docs.values[perm], docs.hashes[perm], docs.kind)
+
+    try:
+        repeated = repeats(row_q, docs, judged.n)
+    except HashCollision:
+        _, docs = exact_codes(qrels_docs, docs)
+        repeated = repeats(row_q, docs, judged.n)
+    if len(repeated):
+        if conventions.duplicates == "error":
+            i = repeated[0]
+            raise InputValueError(
+                f"doc id {docs.values[i]!r} appears more than once in the run for query "
+                f"{judged.ids[row_q[i]]!r}; pass duplicates='keep_first' to keep the "
+                "highest-ranked copy"
+            )
+        if depth is not None:
+            return None
+        keep = np.ones(len(row_q), dtype=bool)
+        keep[repeated] = False
+        row_q, row_grade = row_q[keep], row_grade[keep]
+    return row_q, row_grade, coverage
+
+
+def _grades(judged: JudgedQueries, row_q, docs: Ids, qrels_docs: Ids) -> np.ndarray:
+    judgments, repeated = Judgments.build(judged.qrels_codes, qrels_docs, judged.qrels.value,
+                                          judged.n)
+    if repeated >= 0:
+        raise InputValueError(
+            f"qrels judge doc {judged.qrels.doc.iloc[repeated]!r} more than once for "
+            f"query {judged.qrels.query.iloc[repeated]!r}; each (query, doc) pair takes "
+            "one grade"
+        )
+    return judgments.gains_of(row_q, docs)
+
+
+def tie_order(ties: str, row_block, row_score, row_grade, doc_values) -> np.ndarray | None:
+    """The permutation that orders tied rows by the tie rule, or None to keep them."""
+    tied = _tie_runs(row_block, row_score)
+    if tied is None or ties == "input_order":
+        return None
+    starts, lengths = tied
+    members = np.repeat(starts, lengths) + ranks_within(lengths)
+    group = np.repeat(np.arange(len(starts)), lengths)
+    if ties == "trec_eval":
+        # Doc id descending as strings (int ids too, as trec_eval compares them):
+        # sort the tied ids only, as fixed-width unicode, compared in C.
+        texts = doc_values[members].astype(str)
+        text_rank = np.empty(len(texts), np.int64)
+        text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
+        secondary = -text_rank
+    elif ties == "optimistic":
+        secondary = -row_grade[members]
+    else:
+        secondary = row_grade[members]
+    perm = np.arange(len(row_block))
+    perm[members] = members[np.lexsort((secondary, group))]
+    return perm
+
+
+def _tie_runs(block: np.ndarray, score: np.ndarray):
+    """(starts, lengths) of the runs of equal scores within a query, or None if none."""
+    if len(block) < 2:
+        return None
+    same = (block[1:] == block[:-1]) & (score[1:] == score[:-1])
+    if not same.any():
+        return None
+    edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return starts, ends - starts + 1
+
+
+def gains(grades: np.ndarray, gain: str) -> np.ndarray:
+    """What each grade adds to DCG: the grade, or 2**grade - 1; negative grades add 0."""
+    positive = np.maximum(grades, 0.0)
+    if gain == "linear":
+        return positive
+    with np.errstate(over="ignore"):  # a grade of 1024 or more: inf, refused by the caller
+        return np.exp2(positive) - 1.0
+
+
+def ideal_rankings(judged: JudgedQueries, conventions: Conventions, *,
+                   check_totals: bool) -> RankedJudgments:
+    """Each judged query's best ranking: its docs with a gain, best first."""
+    qrels_gains = gains(judged.qrels.value, conventions.gain)
+    if check_totals:
+        _check_total_gains(judged, qrels_gains, conventions.gain)
+    positive = qrels_gains > 0
+    query, gain, grade = (judged.qrels_codes[positive], qrels_gains[positive],
+                          judged.qrels.value[positive])
+    order = np.lexsort((-gain, query))
+    return RankedJudgments(judged.n, query=query[order], grade=grade[order], gain=gain[order],
+                           num_relevant=judged.num_relevant,
+                           relevance_level=conventions.relevance_level)
+
+
+def _check_total_gains(judged: JudgedQueries, qrels_gains: np.ndarray, gain: str) -> None:
+    """Refuse gains that add up past the largest float: nDCG would be inf / inf."""
+    totals = np.bincount(judged.qrels_codes, weights=qrels_gains, minlength=judged.n)
+    if np.isfinite(totals).all():
+        return
+    query = int(np.flatnonzero(~np.isfinite(totals))[0])
+    grades = judged.qrels.value[judged.qrels_codes == query]
+    check_total_gain(grades, gain, where=f"query {judged.ids[query]!r}: ")
+    raise AssertionError("unreachable: the totals overflow, so the check raises")
+
+
+@dataclass
+class Prepared:
+    """What :func:`rank_and_judge` returns: the kernels' input and the coverage."""
+
+    ranked: RankedJudgments
+    judged: JudgedQueries
+    coverage: Coverage
+    depth: int | None
+
+    @property
+    def empty(self) -> np.ndarray:
+        """Judged queries with no relevant doc."""
+        return self.judged.num_relevant == 0
+
+    def index(self) -> pd.Index:
+        """The judged query ids as the per-query frame's index (ints stay ints)."""
+        ids = self.judged.ids
+        if self.coverage.query_kind == "int":
+            return pd.Index(ids.astype(np.int64), name="query_id")
+        return pd.Index(ids.astype(object), name="query_id", dtype=object)
+
+    def natural_order(self) -> np.ndarray:
+        """The query codes in the output's order: as numbers when all ids are, else as text."""
+        ids = self.judged.ids
+        try:
+            return np.argsort(np.array([int(i) for i in ids], dtype=np.int64), kind="stable")
+        except (ValueError, OverflowError):
+            return np.argsort(ids.astype(str), kind="stable")
+
+    def ids(self, mask: np.ndarray) -> tuple:
+        """The judged query ids where ``mask`` holds, in the natural order."""
+        order = self.natural_order()
+        return tuple(self.judged.ids[order[mask[order]]].tolist())
+
+
+def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,
+                   specs: list[MetricSpec]) -> Prepared:
+    """Every judged query's ranking, read to the metrics' depth and judged."""
+    judged = judge_queries(qrels, conventions.relevance_level)
+    depth = read_depth(specs, judged.num_relevant)
+    read = read_rows(run, judged, conventions, depth)
+    if read is None:  # keep_first dropped a repeat, so deeper rows move up: read all
+        depth = None
+        read = read_rows(run, judged, conventions, None)
+    row_q, row_grade, coverage = read
+    ideal = ideal_rankings(judged, conventions,
+                           check_totals=any(spec.info.uses_gains for spec in specs))
+    ranked = RankedJudgments(judged.n, query=row_q, grade=row_grade,
+                             gain=gains(row_grade, conventions.gain),
+                             num_relevant=judged.num_relevant,
+                             relevance_level=conventions.relevance_level, ideal=ideal)
+    return Prepared(ranked, judged, coverage, depth)

@@ -1,0 +1,141 @@
+"""Match (query, doc) pairs of the ranked rows with the judgments, and find repeats.
+
+A pair becomes one int64 key: the query's code in the high bits, the low bits of the
+doc id's hash (Python's own ``hash``, which a ``str`` computes once and caches) in the
+low bits. Keys are sorted and searched in NumPy, so each doc id object is touched about
+once, and a query's keys sit together, so the searches stay in cache. Equal pairs always
+get equal keys; two different pairs may share a key (a hash collision), so every match
+is checked against the ids themselves, and if a collision is found the keys are rebuilt
+from exact codes (``pandas.factorize``), which cannot collide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .inputs import check_ids
+
+
+@dataclass
+class Ids:
+    """Doc ids as an array (Python objects, or int64 for integer columns) and their keys."""
+
+    values: np.ndarray
+    hashes: np.ndarray  # int64
+    kind: str | None = None  # "str", "int", or None when there are no ids
+
+
+def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None) -> Ids:
+    """The ids of ``column``, checked, with a hash each (equal ids, equal hashes).
+
+    ``what`` ("run" or "qrels") and ``rows`` (row numbers of a selection) name the place
+    of a bad id in the error. The usual case, all ``str``, takes one pass over the ids:
+    ``str.__hash__`` hashes a str and refuses anything else.
+    """
+    if column.dtype.kind in "iu":
+        values = column.to_numpy(np.int64)
+        return Ids(values, values, "int" if len(values) else None)
+    values = column.to_numpy(dtype=object)  # Arrow strings become str here, rows read only
+    if column.dtype == object:
+        try:
+            hashes = np.fromiter(map(str.__hash__, values), np.int64, len(values))
+            return Ids(values, hashes, "str" if len(values) else None)
+        except TypeError:  # not all str: find out what, and say where
+            pass
+    kind = check_ids(column, "doc_id", what, rows)
+    return Ids(values, np.fromiter(map(hash, values), np.int64, len(values)), kind)
+
+
+def exact_codes(first: Ids, second: Ids) -> tuple[Ids, Ids]:
+    """Replace hashes by codes from one hash table over both: equal ids iff equal codes."""
+    codes, _ = pd.factorize(np.concatenate([first.values, second.values]))
+    codes = codes.astype(np.int64)
+    return Ids(first.values, codes[: len(first.values)]), Ids(second.values, codes[len(first.values):])
+
+
+class HashCollision(Exception):
+    """Two different (query, doc) pairs share a key: redo the join with exact codes."""
+
+
+def pair_keys(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:
+    """``query`` (codes 0..n_queries-1) in the high bits, the hash's low bits below.
+
+    Low bits, so that small ints and exact codes keep all of theirs (exact keys).
+    """
+    hash_bits = 63 - max(int(n_queries - 1).bit_length(), 1)
+    low = docs.hashes & np.int64((1 << hash_bits) - 1)
+    return (query.astype(np.int64) << hash_bits) | low
+
+
+def _same_pair(q1, d1, q2, d2) -> np.ndarray:
+    return (q1 == q2) & np.asarray(d1 == d2, dtype=bool)
+
+
+@dataclass
+class Judgments:
+    """Judged pairs sorted by key, ready for lookups."""
+
+    keys: np.ndarray  # sorted
+    order: np.ndarray  # position in the qrels of each sorted key
+    query: np.ndarray  # in qrels order
+    docs: Ids
+    grades: np.ndarray
+    n_queries: int
+
+    @classmethod
+    def build(cls, query: np.ndarray, docs: Ids, grades: np.ndarray, n_queries: int):
+        """The sorted judgments and the position of a repeated pair (-1 if none)."""
+        keys = pair_keys(query, docs, n_queries)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        judgments = cls(keys, order, query, docs, grades, n_queries)
+        repeated = np.flatnonzero(keys[1:] == keys[:-1])
+        if len(repeated):
+            a, b = order[repeated], order[repeated + 1]
+            if not _same_pair(query[a], docs.values[a], query[b], docs.values[b]).all():
+                raise HashCollision
+            return judgments, int(b.min())
+        return judgments, -1
+
+    def gains_of(self, query: np.ndarray, docs: Ids) -> np.ndarray:
+        """The grade of each (query, doc) pair where it is positive, else 0.
+
+        A grade of 0 or below counts as no grade at all: it adds no gain and never reaches
+        ``relevance_level`` (which is > 0), so every metric here scores such a doc as an
+        unjudged one. Only positive matches are verified against the ids, then.
+        """
+        grades = np.zeros(len(query))
+        if not len(self.keys) or not len(query):
+            return grades
+        keys = pair_keys(query, docs, self.n_queries)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        hit = np.flatnonzero(self.keys[at] == keys)
+        j = self.order[at[hit]]
+        positive = self.grades[j] > 0
+        hit, j = hit[positive], j[positive]
+        if not _same_pair(self.query[j], self.docs.values[j], query[hit], docs.values[hit]).all():
+            raise HashCollision
+        grades[hit] = self.grades[j]
+        return grades
+
+
+def repeats(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:
+    """Positions of rows whose (query, doc) pair appeared in an earlier row, ascending."""
+    keys = pair_keys(query, docs, n_queries)
+    if not (np.diff(np.sort(keys)) == 0).any():
+        return np.zeros(0, np.int64)  # the common case, without an argsort
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    equal = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
+    if not len(equal):
+        return equal
+    # A later copy is equal to its run's first row; find that first row for each.
+    first_of_run = np.maximum.accumulate(np.where(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]],
+                                                  np.arange(len(keys)), 0))
+    a, b = order[first_of_run[equal + 1]], order[equal + 1]
+    if not _same_pair(query[a], docs.values[a], query[b], docs.values[b]).all():
+        raise HashCollision
+    return np.sort(b)

@@ -1,0 +1,302 @@
+"""Which run rows the metrics read: each query's rows in rank order, down to a depth.
+
+Metrics cut at k read only the top k rows of each query, so the engine ranks the run
+and keeps those rows (plus any rows tied with the k-th, which a tie rule may move
+above it) before it looks at a single doc id. Doc ids are where the time goes: ten
+million of them are ten million scattered Python objects, while the scores are one
+float array. Finding the queries' blocks costs one comparison of neighbouring query
+ids when the run comes grouped by query (as runs almost always do), and checking
+that each block is in rank order is one comparison of neighbouring scores.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..metrics.ranked import ranks_within
+from . import fast_paths
+
+
+@dataclass
+class RankedRows:
+    """The rows to read, grouped by query and in rank order.
+
+    Ties keep the order the rows were given in (a tie rule reorders them later).
+    """
+
+    rows: np.ndarray  # positions in the run, int64
+    block: np.ndarray  # block of each row, 0..B-1, non-decreasing
+    score: np.ndarray  # score of each row
+    heads: np.ndarray  # position in the run of one row of each block (its query id)
+
+
+def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedRows:
+    """Rank the run: rows grouped by query, best score first, top ``depth`` of each.
+
+    ``depth=None`` keeps every row. Rows tied with the last kept row of a query are
+    kept too, so that any tie rule can still choose which of them ranks higher. Ties
+    keep the order the rows were given in. :func:`rank_rows_plainly` defines the
+    result; this takes shortcuts to it (:mod:`~ragmetrics.evaluation.fast_paths`).
+    """
+    n = len(score)
+    if n == 0:
+        empty = np.zeros(0, np.int64)
+        return RankedRows(empty, empty, score[:0], empty)
+    if not fast_paths.ENABLED:
+        return rank_rows_plainly(query, score, depth)
+    # Many changes of id mean interleaved queries: then finding and hashing the block
+    # heads would cost as much as numbering every row, so go straight to that. A sample
+    # of the first rows decides whether to look at all of them.
+    sample = min(n, 10_000)
+    grouped = np.count_nonzero(_id_changes(query.iloc[:sample])) <= sample // 4 + 1
+    if grouped:
+        new_block = _id_changes(query)
+        heads = np.flatnonzero(new_block)
+        grouped = len(heads) <= n // 4 + 1 and _all_distinct(query.take(heads))
+    if grouped:
+        # Grouped by query: blocks are the runs of equal neighbouring ids.
+        if _scores_fall_within_blocks(score, new_block):  # ranked already: no sort at all
+            return _cut(score, None, heads, np.diff(np.append(heads, n)), heads, depth)
+        codes = np.cumsum(new_block) - 1
+    else:
+        codes = _query_codes(query)
+    rows = np.arange(n) if depth is None else _candidates(codes, score, depth)
+    # Stable: tied rows keep the order they were given in (rows are in that order within
+    # a query and a score).
+    order = rows[np.lexsort((-score[rows], codes[rows]))]
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
+    return _cut(score, order, starts, np.diff(np.append(starts, len(order))), order[starts],
+                depth)
+
+
+def rank_rows_plainly(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedRows:
+    """The definition of :func:`rank_rows`, with no shortcut.
+
+    Queries are numbered in order of first appearance (missing ids share one number,
+    after the others); every row is sorted by (query, score descending), stably; each
+    query keeps its top ``depth`` rows and the rows tied with the last of them.
+    """
+    codes, _ = pd.factorize(query)
+    codes = codes.astype(np.int64)
+    codes[codes < 0] = codes.max(initial=-1) + 1
+    order = np.lexsort((-score, codes))
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
+    return _cut(score, order, starts, np.diff(np.append(starts, len(order))), order[starts],
+                depth)
+
+
+def _cut(score, order, starts, sizes, heads, depth) -> RankedRows:
+    """Keep the top ``depth`` rows of each block (ties included) of a ranked order.
+
+    ``order`` lists run positions in rank order (None: the run's own order), blocks
+    starting at ``starts`` with ``sizes`` rows; ``heads`` has a run position per block.
+    """
+    ranked_score = score if order is None else score[order]
+    taken = sizes
+    if depth is not None:
+        taken = np.minimum(sizes, depth) + _ties_below(ranked_score, starts, sizes, depth)
+    block = np.repeat(np.arange(len(heads)), taken)
+    positions = np.repeat(starts, taken) + ranks_within(taken)
+    rows = positions if order is None else order[positions]
+    return RankedRows(rows, block, ranked_score[positions], heads)
+
+
+def _candidates(codes: np.ndarray, score: np.ndarray, depth: int) -> np.ndarray:
+    """Rows that may rank in their query's top ``depth``, found without a full sort.
+
+    Scores are first put into up to 2**16 bins (a bin never holds a higher score than the
+    next one), and one packed int64 sort (query, bin descending, row) ranks the rows by
+    bin, which NumPy does with SIMD in a fraction of the time of an argsort. A query's
+    top ``depth`` rows by score are among its rows whose bin is at least the bin of its
+    ``depth``-th row: those are returned (in row order within a query and a bin), for
+    the exact sort to rank.
+    """
+    n = len(score)
+    row_bits = max(int(n - 1).bit_length(), 1)
+    code_bits = max(int(codes.max()).bit_length(), 1)
+    bin_bits = min(16, 63 - row_bits - code_bits)
+    packed = _bins(score, bin_bits)
+    if packed is None:
+        return np.arange(n)
+    # In place, one int64 array at a time: ten million rows are 80 MB an array.
+    packed <<= row_bits
+    packed |= np.arange(n, dtype=np.int64)
+    packed |= codes.astype(np.int64) << (bin_bits + row_bits)
+    packed.sort()
+    group_codes = packed >> (bin_bits + row_bits)
+    starts = np.flatnonzero(np.r_[True, group_codes[1:] != group_codes[:-1]])
+    sizes = np.diff(np.append(starts, n))
+    deep = np.flatnonzero(sizes > depth)
+    # End of each deep query's candidates: the first packed key past its boundary bin.
+    boundary = packed[starts[deep] + depth - 1] >> row_bits
+    ends = starts + sizes
+    ends[deep] = np.searchsorted(packed, (boundary + 1) << row_bits)
+    taken = ends - starts
+    positions = np.repeat(starts, taken) + ranks_within(taken)
+    return packed[positions] & ((1 << row_bits) - 1)
+
+
+def _bins(score: np.ndarray, bits: int) -> np.ndarray | None:
+    """Bin numbers, highest scores in bin 0, as a non-increasing function of the score.
+
+    Equal widths between the lowest score and the 2**-bits upper quantile (higher scores
+    share bin 0): floor((score - low) * scale) is non-decreasing in the score however
+    floats round. None when there is no room for bins or no finite scale.
+    """
+    if bits < 1:
+        return None
+    n, n_bins = len(score), 1 << bits
+    low = score.min()
+    high_rank = max(n - 1 - (n >> bits), 0)
+    high = np.partition(score, high_rank)[high_rank]
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = high - low
+        if not (np.isfinite(low) and np.isfinite(span) and span > 0):
+            return None  # infinite scores, a span beyond float range, or (nearly) one score
+        scale = (n_bins - 1) / span
+        if not np.isfinite(scale):
+            return None  # a span so small (subnormal) that the scale overflows
+        # Scores above `high` may overflow to inf here: clipped to the top bin below.
+        position = np.floor((score - low) * scale)
+    np.clip(position, 0, n_bins - 1, out=position)
+    np.subtract(n_bins - 1, position, out=position)
+    return position.astype(np.int64)
+
+
+def _id_changes(query: pd.Series) -> np.ndarray:
+    """True where a row's query id differs from the previous row's (and at row 0)."""
+    changed = np.ones(len(query), dtype=bool)
+    if _is_arrow_backed(query.dtype):
+        import pyarrow as pa  # present: the column is stored in Arrow
+        import pyarrow.compute as pc
+
+        ids = pa.chunked_array(pa.array(query.array))
+        differs = pc.not_equal(ids[1:], ids[:-1])
+        # A null compares as null; nulls are reported as missing ids later, so any
+        # value works here: count it as a change.
+        changed[1:] = differs.fill_null(True).to_numpy(zero_copy_only=False)
+    else:
+        values = query.to_numpy()
+        addresses = _addresses(values)
+        if addresses is None:
+            changed[1:] = values[1:] != values[:-1]
+        else:  # the same object twice is the same id: compare values only where not
+            maybe = np.flatnonzero(addresses[1:] != addresses[:-1])
+            changed[1:] = False
+            changed[maybe + 1] = values[maybe + 1] != values[maybe]
+    return changed
+
+
+def _addresses(values: np.ndarray) -> np.ndarray | None:
+    """The object addresses an object array holds (None for other arrays).
+
+    Read from the array's own buffer, without touching the objects: equal addresses mean
+    the same object, so the same id. Ids read from a file or drawn from a vocabulary
+    share objects (pandas' CSV reader reuses one str per distinct value), so comparing
+    addresses settles most rows of ten million at the cost of comparing integers.
+
+    Why this is safe: a C-contiguous NumPy object array is, by NumPy's documented
+    layout, a buffer of ``PyObject*``, one per element; the view made here lives no
+    longer than ``values`` (the caller holds it), and the addresses are only compared
+    for equality, never dereferenced. Anything else (another dtype, a strided view, an
+    empty array) gets None, and the callers then compare values (tested: the same
+    numbers with this function disabled, ``tests/test_engine_paths.py``).
+    """
+    if values.dtype != object or not values.flags.c_contiguous or not len(values):
+        return None
+    # A view of the same memory: valid while `values` lives (the callers hold it).
+    buffer = (ctypes.c_ssize_t * len(values)).from_address(values.ctypes.data)
+    return np.ctypeslib.as_array(buffer)
+
+
+def _query_codes(query: pd.Series) -> np.ndarray:
+    """A code per row, equal for equal ids, in order of first appearance (missing ids
+    share one code, after the others).
+
+    Object ids are numbered first by the object they point to (a packed sort of
+    addresses, no object touched), then the distinct objects by value (pandas, on a
+    few rows), which merges separate objects holding equal ids. Hashing every row's id
+    instead costs seconds at ten million rows.
+    """
+    values = query.to_numpy() if query.dtype == object else None
+    addresses = None if values is None else _addresses(values)
+    if addresses is None:
+        codes, _ = pd.factorize(query)
+    else:
+        by_object, first_rows = _group_equal(addresses)
+        # Number the values in order of first appearance, as pd.factorize would.
+        appearance = np.argsort(first_rows)
+        value_of_object = np.empty(len(first_rows), np.int64)
+        value_of_object[appearance] = pd.factorize(values[first_rows[appearance]])[0]
+        codes = value_of_object[by_object]
+    codes[codes < 0] = codes.max() + 1  # missing ids: one block, reported as missing
+    return codes
+
+
+def _group_equal(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(group of each row, first row of each group) for int64 ``keys``, by one sort.
+
+    Packs (key, row) into one int64 when it fits (NumPy sorts that with SIMD), else
+    falls back to an argsort. In place where it can: ten million rows are 80 MB an array.
+    """
+    n = len(keys)
+    row_bits = max(int(n - 1).bit_length(), 1)
+    low = int(keys.min())
+    if (int(keys.max()) - low).bit_length() + row_bits <= 63:
+        rows = keys - low
+        rows <<= row_bits
+        rows |= np.arange(n, dtype=np.int64)
+        rows.sort()
+        new_group = np.empty(n, dtype=bool)
+        new_group[0] = True
+        np.not_equal(rows[1:] >> row_bits, rows[:-1] >> row_bits, out=new_group[1:])
+        rows &= (1 << row_bits) - 1  # the packed keys become the rows they came from
+    else:
+        rows = np.argsort(keys, kind="stable")
+        sorted_keys = keys[rows]
+        new_group = np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]
+    group = np.empty(n, np.int64)
+    group[rows] = np.cumsum(new_group) - 1
+    return group, rows[new_group]
+
+
+def _is_arrow_backed(dtype) -> bool:
+    return getattr(dtype, "storage", None) == "pyarrow" or isinstance(dtype, pd.ArrowDtype)
+
+
+def _all_distinct(ids: pd.Series) -> bool:
+    return not ids.duplicated().any()
+
+
+def _scores_fall_within_blocks(score: np.ndarray, new_block: np.ndarray) -> bool:
+    """True if no score rises from one row to the next within a block."""
+    rises = score[1:] > score[:-1]
+    return not (rises & ~new_block[1:]).any()
+
+
+def _ties_below(ranked_score, starts, sizes, depth: int) -> np.ndarray:
+    """For each block, how many rows below ``depth`` tie with the row at ``depth``."""
+    extra = np.zeros(len(starts), np.int64)
+    active = np.flatnonzero(sizes > depth)
+    boundary = ranked_score[starts[active] + depth - 1]
+    offset = depth
+    while len(active):
+        inside = sizes[active] > offset
+        active, boundary = active[inside], boundary[inside]
+        tied = ranked_score[starts[active] + offset] == boundary
+        active, boundary = active[tied], boundary[tied]
+        extra[active] += 1
+        offset += 1
+    return extra
+
+
+def groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, lengths) of the runs of equal codes in ``codes`` (rows grouped already)."""
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else codes
+    return starts, np.diff(np.r_[starts, len(codes)]).astype(np.int64)

@@ -1,0 +1,41 @@
+"""The metric core: each metric defined once, as a row of a table, with one array kernel.
+
+- :mod:`~ragmetrics.metrics.reference`: the per-query functions, written to read like the
+  article (``recall_at_k(retrieved, relevant, k)``): the readable definitions;
+- :mod:`~ragmetrics.metrics.table`: the metric table (``METRICS``), the metric names
+  (``parse_metric("ndcg@10")``) and, for each metric, its kernel;
+- :mod:`~ragmetrics.metrics.kernels`: one array kernel per metric, every query at once;
+- :mod:`~ragmetrics.metrics.ranked`: the kernels' input, ranked judgments;
+- :mod:`~ragmetrics.metrics.scoring`: kernel values to scores, the conventions applied once.
+"""
+
+from .reference import (
+    average_precision,
+    dcg_at_k,
+    hit_rate_at_k,
+    mrr,
+    ndcg_at_k,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+    reciprocal_rank,
+)
+from .table import METRICS, MetricInfo, MetricSpec, metric_info, parse_metric, parse_metrics
+
+__all__ = [
+    "METRICS",
+    "MetricInfo",
+    "MetricSpec",
+    "average_precision",
+    "dcg_at_k",
+    "hit_rate_at_k",
+    "metric_info",
+    "mrr",
+    "ndcg_at_k",
+    "parse_metric",
+    "parse_metrics",
+    "precision_at_k",
+    "r_precision",
+    "recall_at_k",
+    "reciprocal_rank",
+]

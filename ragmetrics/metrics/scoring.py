@@ -1,0 +1,77 @@
+"""From kernel values to scores: the one place where the conventions are applied.
+
+:func:`score` runs each metric's kernel (through the metric table) and then applies,
+the same way for every metric, the convention for queries with no relevant doc
+(``empty_relevant``) and, for :func:`ragmetrics.evaluate`, the one for judged queries
+absent from the run (``missing_from_run``). It also guards the promise that no NaN
+appears that no ``"skip"`` policy asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import InputValueError
+from .ranked import RankedJudgments
+from .table import MetricSpec
+
+__all__ = ["score"]
+
+
+def score(
+    ranked: RankedJudgments,
+    specs: Sequence[MetricSpec],
+    *,
+    empty_relevant: str,
+    query_ids: Sequence | None = None,
+    in_run: np.ndarray | None = None,
+) -> list[np.ndarray]:
+    """Each metric's value for every query of ``ranked``, the conventions applied.
+
+    Parameters
+    ----------
+    ranked : RankedJudgments
+    specs : sequence of MetricSpec
+        The metrics, with their cut-offs; ``spec.k`` may also be one cut-off per query.
+    empty_relevant : {"zero", "article", "skip", "error"}
+        For a query with no relevant doc: the kernel's value ("zero": every count is 0,
+        and nDCG still scores the gains of docs graded below the level, as trec_eval),
+        the metric's ``article_value``, NaN, or an error naming the query.
+    query_ids : sequence, optional
+        The id of each query, for the error of ``"error"``.
+    in_run : array of bool, optional
+        False for judged queries absent from the run that ``missing_from_run="skip"``
+        leaves out: their values are NaN.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One array per spec, one value per query.
+    """
+    empty = ranked.num_relevant == 0
+    if empty_relevant == "error" and empty.any():
+        i = int(np.flatnonzero(empty)[0])
+        query = f"query {query_ids[i]!r}" if query_ids is not None else "the golden set"
+        raise InputValueError(
+            f"{query} has no relevant doc (no grade reaches relevance_level "
+            f"{ranked.relevance_level}); pass empty_relevant='zero', 'article' or 'skip' to "
+            "score it"
+        )
+    out = []
+    for spec in specs:
+        info = spec.info
+        values = info.kernel(ranked, spec.k)
+        if np.isnan(values).any():  # never a NaN that no "skip" policy asked for
+            i = int(np.flatnonzero(np.isnan(values))[0])
+            where = f" for query {query_ids[i]!r}" if query_ids is not None else ""
+            raise ArithmeticError(f"{spec} is NaN{where} before any policy: a bug")
+        if empty_relevant == "article":
+            values = np.where(empty, info.article_value, values)
+        elif empty_relevant == "skip":
+            values = np.where(empty, np.nan, values)
+        if in_run is not None:
+            values = np.where(in_run, values, np.nan)
+        out.append(values)
+    return out

@@ -1,0 +1,71 @@
+"""Present a :class:`~ragmetrics.Comparison`: one report, rendered as text, Markdown and HTML.
+
+A report is built once (:func:`build_report`) into a :class:`ReportDocument`: the
+warnings first, the means with their intervals, each system against the baseline, the
+drill-downs (the queries that differ most, the worst queries) and the **convention
+card** (the tie rule and every other policy, the levels, the resamples, the seed, the
+versions). Renderers lay the same document out for a terminal (:func:`to_text`), as
+Markdown (:func:`to_markdown`) or as one self-contained HTML page (:func:`to_html`:
+figures inline as base64 PNG, styles inline, no script, no external URL). The layer
+computes nothing: the numbers are the Comparison's, and it depends on
+:mod:`ragmetrics.stats`, never the other way round (``Comparison.to_markdown()`` and its
+kin import it when called).
+
+The modules:
+
+- :mod:`~ragmetrics.reports.document`: the report document and :func:`build_report`;
+- :mod:`~ragmetrics.reports.tables`: the numbers as tables of text;
+- :mod:`~ragmetrics.reports.formatting`: numbers as text (decimals, signs, p-values);
+- :mod:`~ragmetrics.reports.card`: the convention card;
+- :mod:`~ragmetrics.reports.text_report`, :mod:`~ragmetrics.reports.markdown_report`,
+  :mod:`~ragmetrics.reports.html_report`: the three renderers;
+- :mod:`~ragmetrics.reports.figures`: :func:`plot_intervals`, :func:`plot_differences`
+  (matplotlib; imported only when a figure is asked for);
+- :mod:`~ragmetrics.reports.report_file`: :func:`write_report`, by file extension;
+- :mod:`~ragmetrics.reports.per_query`: the per-query values, and their CSV file;
+- :mod:`~ragmetrics.reports.output_files`: files written atomically, never over an input.
+"""
+
+from .card import convention_card
+from .document import Figure, ReportDocument, Section, build_report
+from .html_report import render_html, to_html
+from .markdown_report import render_markdown, to_markdown
+from .per_query import per_query_frame, write_per_query_csv
+from .report_file import REPORT_FORMATS, write_report
+from .tables import Table, differences_table, summary_table
+from .text_report import render_text, to_text
+
+__all__ = [
+    "REPORT_FORMATS",
+    "Figure",
+    "ReportDocument",
+    "Section",
+    "Table",
+    "build_report",
+    "convention_card",
+    "differences_table",
+    "per_query_frame",
+    "plot_differences",
+    "plot_intervals",
+    "render_html",
+    "render_markdown",
+    "render_text",
+    "summary_table",
+    "to_html",
+    "to_markdown",
+    "to_text",
+    "write_per_query_csv",
+    "write_report",
+]
+
+_FIGURES = ("plot_differences", "plot_intervals")
+
+
+def __getattr__(name: str):
+    # The figures import matplotlib: loaded when a figure is asked for, so that importing
+    # the reports costs no matplotlib.
+    if name in _FIGURES:
+        from . import figures
+
+        return getattr(figures, name)
+    raise AttributeError(f"module 'ragmetrics.reports' has no attribute {name!r}")

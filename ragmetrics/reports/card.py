@@ -1,0 +1,93 @@
+"""The convention card: everything a Comparison's numbers depend on besides the data.
+
+The tie rule and every other policy (from the conventions table,
+:data:`ragmetrics.policies.CONVENTIONS`), the levels, the resamples, the seed, the tests,
+the correction and the versions of the software. Two reports with the same card are
+comparable; two with different cards may not be.
+"""
+
+from __future__ import annotations
+
+import platform
+
+import numpy as np
+import pandas as pd
+
+from ..policies import describe
+from ..stats.comparison import Comparison
+from .formatting import format_percent
+
+__all__ = ["convention_card"]
+
+_CORRECTION = {
+    "holm": "Holm (family-wise error rate)",
+    "bh": "Benjamini-Hochberg (false discovery rate)",
+    "none": "none",
+}
+
+
+def convention_card(comparison: Comparison) -> dict[str, str]:
+    """Everything the numbers depend on besides the data, as ``{label: value}``.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
+    >>> card = convention_card(result)
+    >>> card["tied scores"]
+    'trec_eval: score descending, then doc id descending as strings (trec_eval)'
+    >>> card["resamples"], card["seed"]
+    ('50', '0')
+    """
+    # For the versions only: importing matplotlib takes a few hundred milliseconds, paid
+    # when a card is made, not when ragmetrics is imported.
+    import matplotlib
+
+    import ragmetrics
+
+    c = comparison
+    exact = bool(c.tests["exact"].all()) if len(c.tests) else False
+    return {
+        "queries compared": str(c.n_queries),
+        "systems": ", ".join(c.systems) + f" (baseline: {c.baseline})",
+        "metrics": ", ".join(c.metrics),
+        **describe(c.conventions),  # every convention, from the conventions table
+        "confidence level": format_percent(c.confidence),
+        "difference intervals": _difference_card(c),
+        "significance level": f"alpha = {c.alpha:g}, for the verdicts, after the "
+        "correction",
+        "intervals": "Student's t over queries, each end moved out to the expanded "
+        "percentile bootstrap's where the bootstrap means reach further (expanded_t); "
+        "within each metric's range; no spread, no width",
+        "resamples": str(c.n_resamples),
+        "seed": str(c.seed),
+        "tests": "paired randomization (sign flip; "
+        + ("exact, all sign patterns" if exact else f"{c.n_resamples} patterns, "
+           f"up to {c.max_resamples} for a verdict near alpha")
+        + ") and paired t-test, two-sided",
+        "Monte Carlo error": "a sampled p is taken to lie within p ± 3 sqrt(p (1 - p) / "
+        "patterns); a verdict those bounds leave open is resampled further, and called "
+        "undecided if still open at the cap",
+        "effect size": "d_z = mean(d) / sd(d) of the per-query differences d (paired; not "
+        "Cohen's d of two groups, so no small/medium/large)",
+        "correction": _CORRECTION[c.correction] + ", over all metrics x pairs",
+        "versions": f"ragmetrics {ragmetrics.__version__}, numpy {np.__version__}, "
+        f"pandas {pd.__version__}, matplotlib {matplotlib.__version__}, "
+        f"python {platform.python_version()}",
+    }
+
+
+def _difference_card(comparison: Comparison) -> str:
+    c, m = comparison, len(comparison.tests)
+    level, pct = format_percent(c.difference_confidence), format_percent(c.confidence)
+    if c.correction == "holm" and m > 1:
+        how = (f"{level} each (Bonferroni: all {m} together cover with {pct}), the level of "
+               "the Holm verdicts")
+    elif c.correction == "bh" and m > 1:
+        how = (f"{level} each (Benjamini-Yekutieli: {pct} less the false discovery rate, "
+               "over the claims found significant), the level of the BH verdicts")
+    else:
+        how = f"{level} each"
+    if not np.isclose(c.alpha, 1 - c.confidence):
+        how += f"; the verdicts are at alpha = {c.alpha:g}, which does not match"
+    return how

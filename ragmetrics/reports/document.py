@@ -1,0 +1,211 @@
+"""The report document: what a report says, built once from a Comparison, in no format yet.
+
+Every report holds the same parts, in this order: what to read the numbers with (the
+warnings: too few queries, one metric alone, queries missing from a run), the means with
+their intervals (metric rows, system columns), each system against the baseline
+(difference, interval, p-values, verdict), the queries that differ most and the worst
+queries (the drill-downs), and the convention card. :func:`build_report` puts them in a
+:class:`ReportDocument` of plain text; the renderers (:mod:`~ragmetrics.reports.text_report`,
+:mod:`~ragmetrics.reports.markdown_report`, :mod:`~ragmetrics.reports.html_report`) only
+lay it out and make its user text inert for their format.
+
+This module computes nothing: the numbers are the Comparison's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..stats.comparison import Comparison
+from .card import convention_card
+from .formatting import format_count, format_percent
+from .tables import Table, differences_table, frame_table, summary_table
+
+__all__ = [
+    "DRILLDOWN_ROWS",
+    "WARNINGS_HEADING",
+    "Figure",
+    "ReportDocument",
+    "Section",
+    "build_report",
+]
+
+#: The queries each drill-down lists.
+DRILLDOWN_ROWS = 10
+
+#: The heading of the warnings, first in a report that has a title.
+WARNINGS_HEADING = "Read this first"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the report, drawn by the renderers that show pictures (HTML).
+
+    Attributes
+    ----------
+    kind : {"intervals", "differences"}
+        :func:`~ragmetrics.reports.figures.plot_intervals` (every system's means), or
+        :func:`~ragmetrics.reports.figures.plot_differences` of ``system``.
+    description : str
+        What the figure shows, in words (an image's alternative text).
+    system : str, optional
+        The system compared with the baseline (``kind="differences"``).
+    """
+
+    kind: str
+    description: str
+    system: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of a report: a heading, a table, and perhaps a caption and a figure.
+
+    Attributes
+    ----------
+    heading : tuple of str
+        The heading in pieces, joined as they are. A renderer makes each piece inert on
+        its own, so that one name's markup cannot reach into the next (a system and the
+        baseline are pieces of their own in "<system> vs <baseline> (baseline)").
+    table : Table
+    caption : str, optional
+        A sentence shown above the table.
+    figure : Figure, optional
+        Shown below the table where the format has pictures.
+    """
+
+    heading: tuple[str, ...]
+    table: Table
+    caption: str | None = None
+    figure: Figure | None = None
+
+
+@dataclass(frozen=True)
+class ReportDocument:
+    """What a report says, in plain text, in reading order.
+
+    Attributes
+    ----------
+    title : str
+        The report's title (the text report, for a terminal, has none).
+    overview : str
+        One line: queries, systems, the interval level, the resamples, the seed.
+    warnings : tuple of str
+        What the numbers need to be read with (the Comparison's ``warnings``).
+    means : Section
+        Each system's mean with its bootstrap interval, one row per metric.
+    against_baseline : tuple of Section
+        One per system other than the baseline: its difference from the baseline on
+        every metric, with interval, p-values, effect size and verdict.
+    drilldowns : tuple of Section
+        The queries where each system and the baseline differ most, then each system's
+        worst queries, on the headline metric (nDCG@10 if compared).
+    card : Section
+        The convention card (:func:`~ragmetrics.reports.card.convention_card`).
+    conventions : str
+        The conventions in one line, ``name=value, ...``, for a terminal.
+    comparison : Comparison
+        The Comparison the document was built from, for the figures.
+    """
+
+    title: str
+    overview: str
+    warnings: tuple[str, ...]
+    means: Section
+    against_baseline: tuple[Section, ...]
+    drilldowns: tuple[Section, ...]
+    card: Section
+    conventions: str
+    comparison: Comparison = field(repr=False)
+
+
+def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation") -> ReportDocument:
+    """The report of ``comparison``, every part of it, ready for any renderer.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> runs = {"old": {"q1": ["x", "d"]}, "new": {"q1": ["d"]}}
+    >>> document = build_report(compare(runs, {"q1": {"d"}}, ["mrr"], n_resamples=50))
+    >>> document.overview
+    '1 query, 2 systems; mean [95% interval], 50 resamples, seed 0'
+    >>> document.means.table.rows
+    (('mrr', '0.5000 [0.5000, 0.5000]', '1.0000 [1.0000, 1.0000]'),)
+    >>> ["".join(section.heading) for section in document.against_baseline]
+    ['new vs old (baseline)']
+    >>> document.conventions.split(", ")[:3]
+    ['relevance_level=1', 'gain=linear', 'ties=trec_eval']
+    """
+    c = comparison
+    tests = differences_table(c)
+    against = tuple(
+        Section(
+            heading=(system, " vs ", c.baseline, " (baseline)"),
+            table=frame_table(tests.xs(system, level="system")),
+            figure=Figure("differences", f"{system} minus {c.baseline}", system),
+        )
+        for system in c.systems[1:]
+    )
+    card = convention_card(c)
+    return ReportDocument(
+        title=title,
+        overview=(
+            f"{format_count(c.n_queries, 'query', 'queries')}, "
+            f"{format_count(len(c.systems), 'system', 'systems')}; "
+            f"mean [{format_percent(c.confidence)} interval], {c.n_resamples} "
+            f"resamples, seed {c.seed}"
+        ),
+        warnings=tuple(c.warnings),
+        means=Section(
+            heading=("Means",),
+            table=frame_table(summary_table(c)),
+            caption=_means_caption(c),
+            figure=Figure("intervals", "means with intervals"),
+        ),
+        against_baseline=against,
+        drilldowns=_drilldowns(c),
+        card=Section(heading=("Convention card",),
+                     table=Table(("convention", "value"), tuple(card.items()))),
+        conventions=", ".join(
+            [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
+             for key, value in c.conventions.as_dict().items()]
+            + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
+        ),
+        comparison=c,
+    )
+
+
+def _means_caption(c: Comparison) -> str:
+    """What the means are over, and what their intervals are."""
+    caption = (f"Mean over {format_count(c.n_queries, 'query', 'queries')} "
+               f"[{format_percent(c.confidence)} interval: Student's t, each end moved out to "
+               "the bootstrap's where it reaches further].")
+    if (c.summary["n_queries"] < c.n_queries).any():
+        caption += (" A cell marked (n = ...) is a mean over fewer queries: those with a value, "
+                    "where a \"skip\" policy left others out.")
+    return caption
+
+
+def _headline_metric(comparison: Comparison) -> str:
+    """The metric of the drill-downs: nDCG@10 if there, else the first nDCG, else the first."""
+    names = list(comparison.metrics)
+    if "ndcg@10" in names:
+        return "ndcg@10"
+    return next((m for m in names if m.startswith("ndcg")), names[0])
+
+
+def _drilldowns(comparison: Comparison) -> tuple[Section, ...]:
+    c, metric, n = comparison, _headline_metric(comparison), DRILLDOWN_ROWS
+    # One piece each: the name in them is escaped with the whole line, as reports always
+    # were (a piece of its own would escape brackets differently in a name like "[a](b)").
+    differ = [
+        Section(heading=(f"Queries where {system} and {c.baseline} differ most on {metric}",),
+                table=frame_table(c.queries_that_differ_most(metric, n, system=system)))
+        for system in c.systems[1:]
+    ]
+    worst = [
+        Section(heading=(f"Worst queries of {system} on {metric}",),
+                table=frame_table(c.worst_queries(system, metric, n)))
+        for system in c.systems
+    ]
+    return tuple(differ + worst)

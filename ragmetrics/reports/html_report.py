@@ -1,0 +1,94 @@
+"""The report as one self-contained HTML page: styles and figures inline, no script, no
+external URL, every piece of user text escaped.
+
+The figures (:mod:`~ragmetrics.reports.figures`) are drawn with matplotlib, imported
+when a page with figures is made; ``figures=False`` leaves them out.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..stats.comparison import Comparison
+from .document import WARNINGS_HEADING, Figure, ReportDocument, Section, build_report
+from .tables import Table
+
+__all__ = ["render_html", "to_html"]
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+td { font-variant-numeric: tabular-nums; }
+th { background: #f3f3f3; }
+.warnings { border-left: 0.4em solid #D55E00; background: #fff4ec; padding: 0.5em 1em; }
+img { max-width: 100%; }
+"""
+
+
+def to_html(comparison: Comparison, *, title: str = "Retrieval evaluation",
+            figures: bool = True) -> str:
+    """The full report as one self-contained HTML page (figures inline, no external URL).
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
+    >>> page = to_html(result, title="<BM25>")
+    >>> "<h1>&lt;BM25&gt;</h1>" in page, "data:image/png;base64," in page
+    (True, True)
+    """
+    return render_html(build_report(comparison, title=title), figures=figures)
+
+
+def render_html(document: ReportDocument, *, figures: bool = True) -> str:
+    """The HTML page of a report document; ``figures=False`` draws no figure."""
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(document.title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{e(document.title)}</h1>",
+    ]
+    if document.warnings:
+        parts.append(f'<div class="warnings"><h2>{e(WARNINGS_HEADING)}</h2><ul>'
+                     + "".join(f"<li><strong>Warning:</strong> {e(w)}</li>"
+                               for w in document.warnings)
+                     + "</ul></div>")
+    for section in (document.means, *document.against_baseline, *document.drilldowns,
+                    document.card):
+        parts += _section(section, document.comparison if figures else None)
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _section(section: Section, comparison: Comparison | None) -> list[str]:
+    """The section's parts; its figure too when there is a comparison to draw it from."""
+    heading = "".join(html.escape(piece) for piece in section.heading)
+    parts = [f"<h2>{heading}</h2>"]
+    if section.caption is not None:
+        parts.append(f"<p>{html.escape(section.caption)}</p>")
+    parts.append(_table(section.table))
+    if section.figure is not None and comparison is not None:
+        parts.append(f'<img alt="{html.escape(section.figure.description)}" '
+                     f'src="data:image/png;base64,{_figure_png(section.figure, comparison)}">')
+    return parts
+
+
+def _table(table: Table) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+        for row in table.rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _figure_png(figure: Figure, comparison: Comparison) -> str:
+    # matplotlib (through the figures module) only when a page with figures is made: a
+    # page without them, and `import ragmetrics.reports`, stay free of it.
+    from .figures import plot_differences, plot_intervals, png_base64
+
+    if figure.kind == "intervals":
+        return png_base64(plot_intervals(comparison))
+    return png_base64(plot_differences(comparison, system=figure.system))

@@ -1,0 +1,57 @@
+"""The report as Markdown (GitHub-flavoured tables): every part of the report document.
+
+User text (titles, system names, query ids, warnings) is shown as written, never as
+markup: no HTML, no link, no table break (:func:`~ragmetrics.safe_text.markdown_text`).
+"""
+
+from __future__ import annotations
+
+from ..safe_text import markdown_text
+from ..stats.comparison import Comparison
+from .document import WARNINGS_HEADING, ReportDocument, Section, build_report
+from .tables import Table
+
+__all__ = ["render_markdown", "to_markdown"]
+
+
+def to_markdown(comparison: Comparison, *, title: str = "Retrieval evaluation") -> str:
+    """The full report as Markdown (GitHub-flavoured tables).
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
+    >>> text = to_markdown(result)
+    >>> text.splitlines()[0]
+    '# Retrieval evaluation'
+    >>> "## Convention card" in text and "common mistake" in text
+    True
+    """
+    return render_markdown(build_report(comparison, title=title))
+
+
+def render_markdown(document: ReportDocument) -> str:
+    """The Markdown of a report document."""
+    parts = [f"# {markdown_text(document.title)}", ""]
+    if document.warnings:
+        parts += [f"## {WARNINGS_HEADING}", ""]
+        parts += [f"- **Warning:** {markdown_text(w)}" for w in document.warnings]
+        parts.append("")
+    parts += _section(document.means)
+    for section in (*document.against_baseline, *document.drilldowns):
+        parts += _section(section)
+    parts += _section(document.card)[:-1]  # the last part: no blank line after it
+    return "\n".join(parts) + "\n"
+
+
+def _section(section: Section) -> list[str]:
+    heading = "".join(markdown_text(piece) for piece in section.heading)
+    caption = [] if section.caption is None else [markdown_text(section.caption), ""]
+    return [f"## {heading}", "", *caption, _table(section.table), ""]
+
+
+def _table(table: Table) -> str:
+    lines = ["| " + " | ".join(markdown_text(h) for h in table.header) + " |",
+             "|" + "---|" * len(table.header)]
+    lines += ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in table.rows]
+    return "\n".join(lines)

@@ -1,0 +1,155 @@
+"""The numbers of a Comparison as tables of text: the means, and each system against the baseline.
+
+:func:`summary_table` and :func:`differences_table` give pandas DataFrames of text (to
+show in a notebook, or to build on); :func:`frame_table` turns any such frame into the
+:class:`Table` (header and rows of text) that the report document holds and every
+renderer draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..stats.comparison import Comparison
+from .formatting import (
+    format_effect,
+    format_interval,
+    format_mc_error,
+    format_number,
+    format_p,
+    format_percent,
+    format_signed,
+)
+
+__all__ = ["Table", "differences_table", "frame_table", "summary_table"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of text: a header and rows of cells, as written (a renderer escapes them).
+
+    Attributes
+    ----------
+    header : tuple of str
+    rows : tuple of tuple of str
+        Each row has one cell per header cell.
+    """
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def summary_table(comparison: Comparison) -> pd.DataFrame:
+    """Means with their intervals as text: one row per metric, one column per system.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> qrels = {"q1": {"a"}, "q2": {"b"}}
+    >>> result = compare({"bm25": {"q1": ["a"], "q2": ["x", "b"]}}, qrels, ["mrr"],
+    ...                  n_resamples=200)
+    >>> summary_table(result)  # doctest: +NORMALIZE_WHITESPACE
+    system                      bm25
+    metric
+    mrr     0.7500 [0.0000, 1.0000]
+
+    (Two queries tell little: the interval is all an MRR can be.)
+    """
+    s = comparison.summary
+    # A mean over fewer queries than compared (a "skip" policy) says how many.
+    cells = [format_interval(m, lo, hi) + (f" (n = {n})" if n != comparison.n_queries else "")
+             for m, lo, hi, n in zip(s["mean"], s["low"], s["high"], s["n_queries"],
+                                     strict=True)]
+    table = pd.Series(cells, index=s.index).unstack("system")
+    return table.loc[list(comparison.metrics), list(comparison.systems)]
+
+
+def _difference_label(comparison: Comparison) -> str:
+    """The header of the difference column: the interval's level, and what it means."""
+    level = format_percent(comparison.difference_confidence)
+    together = comparison.difference_confidence != comparison.confidence
+    if comparison.correction == "holm" and together:
+        return f"difference [{level} CI each, {format_percent(comparison.confidence)} together]"
+    if comparison.correction == "bh":
+        return f"difference [{level} CI, FCR-adjusted]"
+    return f"difference [{level} CI]"
+
+
+def differences_table(comparison: Comparison) -> pd.DataFrame:
+    """Each system against the baseline, as text: one row per (metric, system).
+
+    The interval beside each verdict is at the family level of the correction (see
+    :func:`ragmetrics.compare`), and the column header says which; the Monte Carlo error
+    of each sampled p-value is shown beside it, and the effect size is the paired d_z.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> qrels = {f"q{i}": {"a"} for i in range(30)}
+    >>> runs = {"old": {q: ["z", "a"] for q in qrels}, "new": {q: ["a"] for q in qrels}}
+    >>> table = differences_table(compare(runs, qrels, ["mrr", "recall@1"], n_resamples=500))
+    >>> for column, cell in table.loc[("mrr", "new")].items():
+    ...     print(f"{column}: {cell}")
+    difference [97.5% CI each, 95% together]: +0.5000 [+0.5000, +0.5000]
+    p (randomization): 0.0020
+    MC error of p: ±0.0020
+    p (t-test): <0.0001
+    p (Holm): 0.0040
+    d_z (paired): +inf
+    wins/ties/losses: 30/0/0
+    verdict: new better
+    """
+    t = comparison.tests
+    correction = {"holm": "Holm", "bh": "BH", "none": "uncorrected"}[comparison.correction]
+    rows = {
+        _difference_label(comparison): [
+            format_interval(d, lo, hi, signed=True)
+            for d, lo, hi in zip(t["difference"], t["low"], t["high"], strict=True)
+        ],
+        "p (randomization)": [
+            format_p(p) + (" (exact)" if exact else "")
+            for p, exact in zip(t["p_randomization"], t["exact"], strict=True)
+        ],
+        "MC error of p": [
+            format_mc_error(e, exact) if np.isfinite(p) else "n/a"
+            for p, e, exact in zip(t["p_randomization"], t["p_mc_error"], t["exact"],
+                                   strict=True)
+        ],
+        "p (t-test)": [format_p(p) for p in t["p_t_test"]],
+        f"p ({correction})": [format_p(p) for p in t["p_adjusted"]],
+        "d_z (paired)": [format_effect(d) for d in t["effect_size"]],
+        "wins/ties/losses": [
+            f"{w}/{ti}/{lo}" for w, ti, lo in zip(t["wins"], t["ties"], t["losses"], strict=True)
+        ],
+        "verdict": list(t["verdict"]),
+    }
+    return pd.DataFrame(rows, index=t.index)
+
+
+def frame_table(frame: pd.DataFrame) -> Table:
+    """A frame as a :class:`Table`: its index as the first column(s), every cell as text.
+
+    Text cells stay as they are; numbers get four decimals, with a sign in a column
+    named ``difference``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"bm25": [0.5], "difference": [0.25]},
+    ...                      index=pd.Index(["q1"], name="query_id"))
+    >>> frame_table(frame)
+    Table(header=('query_id', 'bm25', 'difference'), rows=(('q1', '0.5000', '+0.2500'),))
+    """
+    index_names = [n or "" for n in frame.index.names]
+    header = index_names + [str(c) for c in frame.columns]
+    shows = [format_signed if column == "difference" else format_number
+             for column in frame.columns]
+    rows = []
+    for key, values in zip(frame.index, frame.itertuples(index=False), strict=True):
+        keys = list(key) if isinstance(key, tuple) else [key]
+        cells = [v if isinstance(v, str) else show(v)
+                 for v, show in zip(values, shows, strict=True)]
+        rows.append(tuple([str(k) for k in keys] + cells))
+    return Table(tuple(header), tuple(rows))

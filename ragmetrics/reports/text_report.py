@@ -1,0 +1,50 @@
+"""The report as plain text, for a terminal: what ``print(comparison)`` and ``ragmetrics
+evaluate`` show.
+
+The overview line, the means, each system against the baseline, the warnings and the
+conventions in one line; the drill-downs and the full card are for the files
+(:mod:`~ragmetrics.reports.markdown_report`, :mod:`~ragmetrics.reports.html_report`).
+Every character a terminal would act on (escape sequences, right-to-left overrides) is
+shown as an escape: ids and names cannot drive the terminal.
+"""
+
+from __future__ import annotations
+
+from ..safe_text import terminal_text
+from ..stats.comparison import Comparison
+from .document import ReportDocument, build_report
+from .tables import Table
+
+__all__ = ["render_text", "to_text"]
+
+
+def to_text(comparison: Comparison) -> str:
+    """The comparison as plain text, for a terminal: what ``ragmetrics evaluate`` prints.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> runs = {"old": {"q1": ["x", "d"]}, "new": {"q1": ["d"]}}
+    >>> print(to_text(compare(runs, {"q1": {"d"}}, ["mrr"], n_resamples=50)).splitlines()[2])
+    metric  old                      new
+    """
+    return render_text(build_report(comparison))
+
+
+def render_text(document: ReportDocument) -> str:
+    """The text of a report document (its title is left out: a terminal has the command)."""
+    lines = [document.overview, "", _fixed_width(document.means.table)]
+    for section in document.against_baseline:
+        lines += ["", "".join(section.heading), _fixed_width(section.table)]
+    if document.warnings:
+        lines += ["", "Warnings:"] + [f"  - {w}" for w in document.warnings]
+    lines += ["", f"Conventions: {document.conventions}"]
+    return terminal_text("\n".join(lines))  # ids and names cannot drive the terminal
+
+
+def _fixed_width(table: Table) -> str:
+    rows = [table.header, *table.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(table.header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+             for row in rows]
+    return "\n".join(lines)

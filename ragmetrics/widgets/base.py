@@ -1,0 +1,95 @@
+"""The widget layer's rules, written once: every ragmetrics widget is built from here.
+
+The rules (README, "Learn"): every widget works by keyboard alone and keeps focus across
+redraws, has one polite live region that says what changed, names every control, gives
+every plot image a text alternative with its key numbers, reads in JupyterLab's light and
+dark themes (its CSS variables) and in Voila and Notebook 7, and fits a 320 px column.
+
+Two ways to build a widget, both from this module:
+
+- :class:`AccessibleWidget`: an anywidget whose front end is the shared kit
+  (``kit.js``: root, live region, focus-keeping updates, labelled controls) followed by
+  the widget's own ES module, styled by ``theme.css`` followed by its own CSS. Pass the
+  file names as class keywords: ``class Board(AccessibleWidget, front_end="board.js",
+  style="board.css", root=True)``.
+- :class:`~ragmetrics.widgets.controls.ExplorerBox`: a column of controls (the kit's
+  controls in :mod:`ragmetrics.widgets.controls`, and standard ipywidgets that are
+  already accessible) with one :class:`~ragmetrics.widgets.controls.LiveRegion`.
+
+Every class a learner displays (a *root*) is listed by :func:`root_widgets`, and the
+browser tests run axe-core on an instance of each (made by its ``example()``), so a new
+widget is checked without anyone adding it to a test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from ..errors import InputValueError
+
+__all__ = ["AccessibleWidget", "WidgetValueError", "register_root", "root_widgets"]
+
+_HERE = Path(__file__).parent
+KIT_JS = (_HERE / "kit.js").read_text(encoding="utf-8")
+THEME_CSS = (_HERE / "theme.css").read_text(encoding="utf-8")
+
+_ROOTS: list[type] = []
+
+
+class WidgetValueError(InputValueError, traitlets.TraitError):
+    """A value a widget cannot take (from Python or from the browser), e.g. ``k=0``.
+
+    Both an :class:`~ragmetrics.errors.InputValueError` (so ``except ValueError`` works)
+    and a ``traitlets.TraitError`` (what traitlets and ipywidgets expect from a trait).
+    """
+
+
+def register_root(cls: type) -> None:
+    """List ``cls`` among the :func:`root_widgets` (it must have an ``example()``)."""
+    example = getattr(cls, "example", None)
+    if not callable(example):
+        raise TypeError(
+            f"{cls.__name__} is a root widget, so it needs an example() classmethod: "
+            "the browser tests display it to check its accessibility"
+        )
+    _ROOTS.append(cls)
+
+
+def root_widgets() -> tuple[type, ...]:
+    """Every widget class a learner displays, in the order they were defined.
+
+    >>> import ragmetrics.widgets
+    >>> [cls.__name__ for cls in root_widgets()]
+    ['RankingBoard', 'KExplorer', 'BudgetCalculator', 'TrapsGallery']
+    """
+    return tuple(_ROOTS)
+
+
+class AccessibleWidget(anywidget.AnyWidget):
+    """An anywidget on the shared kit and theme (see the module's docstring).
+
+    Class keywords
+    --------------
+    front_end : str
+        The widget's ES module, a file next to this one; the kit is put in front of it.
+    style : str, optional
+        The widget's CSS, a file next to this one; the theme is put in front of it.
+    root : bool, default False
+        A widget learners display (it then needs an ``example()`` classmethod), rather
+        than a control inside one.
+    """
+
+    #: What the widget's live region says (set by Python after each change; "" = nothing).
+    announcement = traitlets.Unicode("").tag(sync=True)
+
+    def __init_subclass__(cls, *, front_end=None, style=None, root=False, **kwargs):
+        if front_end is not None:
+            cls._esm = KIT_JS + "\n" + (_HERE / front_end).read_text(encoding="utf-8")
+            own = (_HERE / style).read_text(encoding="utf-8") if style else ""
+            cls._css = THEME_CSS + "\n" + own
+        super().__init_subclass__(**kwargs)
+        if root:
+            register_root(cls)

@@ -1,0 +1,398 @@
+"""The ranking board's view-model: what it shows, computed by pure functions (no widget).
+
+The interactive :class:`ragmetrics.widgets.RankingBoard` only wires a browser view to these
+functions: every number the learner sees comes from :func:`board_view`, which calls the
+same metric code as the rest of ragmetrics (the kernels of the metric table), and every
+sentence the live region says from :func:`describe_change`. The browser never computes a
+metric. Tested on their own in ``tests/test_board_descriptions.py``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputTypeError, InputValueError
+from ..evaluation.curves import metric_curves
+from ..metrics.table import MetricSpec, metric_info
+from ..policies import GAIN_POLICIES
+from ..teaching.ndcg_steps import ndcg_table
+from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
+
+__all__ = [
+    "BOARD_METRICS",
+    "board_view",
+    "cycle_grade",
+    "describe_board",
+    "describe_change",
+    "describe_curves",
+    "describe_metrics",
+    "describe_ranking",
+    "move",
+    "moved_chunk",
+    "static_html",
+]
+
+#: The metrics the board shows, in order (registry names; the reciprocal rank is cut at k).
+BOARD_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
+
+
+def _label(name: str, k: int) -> str:
+    """``"Recall@5"``, ``"RR@5"`` (one query: the reciprocal rank, searched to depth k)."""
+    return MetricSpec(metric_info(name).name, k).pretty_name
+
+
+def normalise_board_input(
+    retrieved: Iterable, relevant: Any, titles: Mapping | None
+) -> tuple[list[str], dict[str, int | float], dict[str, str]]:
+    """Ids as strings (the browser's kind of id), grades for every judged id, titles as text.
+
+    Ids that collide as strings (``42`` and ``"42"``) are refused: they would be one chunk
+    on the board.
+    """
+    ranking = as_ranking(retrieved, duplicates="error")
+    grades = as_grades(relevant)
+    for where, ids in (("retrieved", ranking), ("relevant", list(grades))):
+        bad = next((i for i in ids if id_kind(i) not in ("str", "int")), None)
+        if bad is not None:
+            raise InputTypeError(f"{where} ids must be str or int, got {bad!r}")
+    order = [str(i) for i in ranking]
+    if len(set(order)) != len(order):
+        raise InputValueError(f"retrieved ids collide when written as text: {ranking!r}")
+    relevance = {str(i): (int(g) if float(g).is_integer() else g) for i, g in grades.items()}
+    titles = {str(i): str(t) for i, t in (titles or {}).items()}
+    return order, relevance, titles
+
+
+def board_view(
+    order: list[str], relevance: Mapping[str, float], k: int, *, gain: str = "linear"
+) -> dict:
+    """Everything the board displays for one state, as JSON-ready data.
+
+    Returns
+    -------
+    dict
+        ``metrics`` (name -> value at k), ``labels`` (name -> "Recall@5" ...),
+        ``ndcg_rows`` (per rank 1..k: doc id, grade, gain, discount, discounted gain),
+        ``dcg``, ``idcg``, ``curve`` ({"k": [1..n], name: [values]}),
+        ``unretrieved`` (relevant ids that are not in the ranking), and
+        ``plot_description`` (the text alternative of the curves, see
+        :func:`describe_curves`).
+
+    Examples
+    --------
+    >>> view = board_view(["a", "x", "b"], {"a": 1, "b": 1}, 2)
+    >>> {name: round(value, 3) for name, value in view["metrics"].items()}
+    {'recall': 0.5, 'precision': 0.5, 'hit_rate': 1.0, 'rr': 1.0, 'ndcg': 0.613}
+    """
+    k = check_k(k)
+    check_choice(gain, GAIN_POLICIES, "gain")
+    depth = max(len(order), k, 1)
+    # The arrays, not a DataFrame: the board recomputes on every drag and click.
+    curves = metric_curves(order, relevance, range(1, depth + 1), metrics=BOARD_METRICS, gain=gain)
+    table = ndcg_table(order, relevance, k, gain=gain)
+    retrieved = set(order)
+    curve = {"k": curves.ks.tolist()} | {name: curves[name].tolist() for name in BOARD_METRICS}
+    return {
+        "metrics": curves.at(k),
+        "labels": {name: _label(name, k) for name in BOARD_METRICS},
+        "ndcg_rows": _ndcg_rows(table),
+        "dcg": float(table.attrs["dcg"]),
+        "idcg": float(table.attrs["idcg"]),
+        "curve": curve,
+        "unretrieved": [d for d, g in relevance.items() if g > 0 and d not in retrieved],
+        "plot_description": describe_curves(curve, k),
+    }
+
+
+def _ndcg_rows(table: pd.DataFrame) -> list[dict]:
+    """The rows of an :func:`ndcg_table`: rank, doc id, grade, gain, discount, discounted gain.
+
+    Read column by column (``tolist`` gives Python ints and floats, JSON-ready): building a
+    Series per row (``iterrows``) took two thirds of a board update.
+    """
+    columns = {"rank": table.index.tolist()} | {
+        name: table[name].tolist()
+        for name in ("doc_id", "grade", "gain", "discount", "discounted_gain")
+    }
+    return [dict(zip(columns, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+
+
+def move(order: list[str], doc_id: str, to_rank: int) -> list[str]:
+    """A new order with ``doc_id`` moved to 1-based ``to_rank`` (the others keep their order).
+
+    >>> move(["a", "b", "c", "d"], "d", 2)
+    ['a', 'd', 'b', 'c']
+    """
+    if doc_id not in order:
+        raise InputValueError(f"{doc_id!r} is not on the board; ids are {order!r}")
+    to_rank = check_k(to_rank, name="to_rank")
+    if to_rank > len(order):
+        raise InputValueError(f"to_rank must be between 1 and {len(order)}, got {to_rank}")
+    rest = [d for d in order if d != doc_id]
+    return [*rest[: to_rank - 1], doc_id, *rest[to_rank - 1 :]]
+
+
+def cycle_grade(grade: float, max_grade: int) -> int:
+    """The next grade when a chunk is clicked: 0 -> 1 -> ... -> max_grade -> 0.
+
+    >>> [cycle_grade(g, 1) for g in (0, 1)], [cycle_grade(g, 3) for g in (0, 1, 2, 3)]
+    ([1, 0], [1, 2, 3, 0])
+    """
+    return 0 if grade >= max_grade or grade < 0 else int(grade) + 1
+
+
+def moved_chunk(before: list[str], after: list[str], *, hint: str | None = None) -> str | None:
+    """The chunk whose move turns ``before`` into ``after``, or None if no single move does.
+
+    A swap of two neighbours is a move of either; ``hint`` (the chunk the learner moved,
+    as the browser reports it) decides, when it is one of them.
+
+    >>> moved_chunk(["a", "b", "c", "d"], ["a", "d", "b", "c"])
+    'd'
+    >>> moved_chunk(["a", "b"], ["b", "a"]), moved_chunk(["a", "b"], ["b", "a"], hint="a")
+    ('b', 'a')
+    >>> moved_chunk(["a", "b", "c"], ["c", "a", "b"]), moved_chunk(["a", "b", "c"], ["b", "c", "a"])
+    ('c', 'a')
+    >>> moved_chunk(["a", "b", "c", "d"], ["b", "a", "d", "c"]) is None  # two moves
+    True
+    """
+    if before == after or sorted(before) != sorted(after):
+        return None
+    candidates = [hint] if hint in before else []
+    lo = next(i for i, (x, y) in enumerate(zip(before, after, strict=True)) if x != y)
+    hi = max(i for i, (x, y) in enumerate(zip(before, after, strict=True)) if x != y)
+    candidates += [before[hi], before[lo]]  # moved up to lo, or moved down to hi
+    for doc in candidates:
+        if move(before, doc, after.index(doc) + 1) == after:
+            return doc
+    return None
+
+
+def _place(rank: int, k: int) -> str:
+    return "above the cut-off" if rank <= k else "below the cut-off"
+
+
+def describe_metrics(metrics: Mapping[str, float], k: int) -> str:
+    """The metrics at k as a screen reader hears them: labels and values at 2 decimals.
+
+    >>> describe_metrics({"recall": 0.4, "ndcg": 0.55314}, 5)
+    'Recall@5 0.40, nDCG@5 0.55'
+    """
+    return ", ".join(f"{_label(n, k)} {metrics[n]:.2f}" for n in BOARD_METRICS if n in metrics)
+
+
+def _changed_metrics(before: Mapping, after: Mapping, k: int, *, all_of_them: bool) -> str:
+    """``Recall@5 1.00, nDCG@5 0.88``: the metrics that changed, at 2 decimals (4 when the
+    change does not show at 2), or every metric when the cut-off changed."""
+    parts = []
+    for name in BOARD_METRICS:
+        old, new = before["metrics"].get(name), after["metrics"][name]
+        if not all_of_them and old == new:
+            continue
+        digits = 4 if old is not None and old != new and f"{old:.2f}" == f"{new:.2f}" else 2
+        parts.append(f"{_label(name, k)} {new:.{digits}f}")
+    return ", ".join(parts) if parts else "no metric changed"
+
+
+def describe_change(before: Mapping, after: Mapping, *, moved: str | None = None) -> str:
+    """What changed between two board states, in one sentence for a screen reader.
+
+    This is what the board's polite live region says after a move, a relevance toggle
+    or a new cut-off: the change itself, then the metrics whose value changed (every
+    metric when k changed, since their names change), rounded to 2 decimals (4 when two
+    values only differ further down).
+
+    Parameters
+    ----------
+    before, after : mapping
+        Board states: ``order`` (ids), ``relevance`` (id -> grade), ``k``, ``metrics``
+        (name -> value, as in :func:`board_view`), and optionally ``max_grade`` and
+        ``gain``.
+    moved : str, optional
+        The chunk the learner moved (it decides between two neighbours that swapped).
+
+    Returns
+    -------
+    str
+        Empty when nothing the board shows changed.
+
+    Examples
+    --------
+    >>> order = ["a", "x", "b"]
+    >>> before = {"order": order, "relevance": {"a": 1, "b": 1}, "k": 2}
+    >>> before["metrics"] = board_view(order, before["relevance"], 2)["metrics"]
+    >>> after = dict(before, order=["a", "b", "x"])
+    >>> after["metrics"] = board_view(after["order"], after["relevance"], 2)["metrics"]
+    >>> describe_change(before, after)
+    'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
+    """
+    k = after["k"]
+    old_order, new_order = list(before["order"]), list(after["order"])
+    old_rel, new_rel = before["relevance"], after["relevance"]
+    events = []
+    if before["k"] != k:
+        extra = f" (below the last of {len(new_order)} chunks)" if k > len(new_order) else ""
+        events.append(f"cut-off k = {k}{extra}")
+    if before.get("gain", "linear") != after.get("gain", "linear"):
+        events.append(f"{after['gain']} gain")
+    if old_order != new_order:
+        doc = moved_chunk(old_order, new_order, hint=moved)
+        if doc is None:
+            events.append("order changed")
+        else:
+            rank = new_order.index(doc) + 1
+            crossed = _place(old_order.index(doc) + 1, k) != _place(rank, k)
+            events.append(f"chunk {doc} moved to rank {rank}"
+                          + (f", now {_place(rank, k)}" if crossed else ""))
+    changed = sorted(
+        (d for d in set(old_rel) | set(new_rel) if old_rel.get(d, 0) != new_rel.get(d, 0)),
+        key=lambda d: (new_order.index(d) if d in new_order else len(new_order), d),
+    )
+    graded = after.get("max_grade", 1) > 1
+    for doc in changed[:3]:
+        grade = new_rel.get(doc, 0)
+        if graded:
+            events.append(f"chunk {doc} set to grade {grade:g}")
+        else:
+            events.append(f"chunk {doc} marked {'relevant' if grade > 0 else 'not relevant'}")
+    if len(changed) > 3:
+        events.append(f"and {len(changed) - 3} more relevance changes")
+    if not events and before["metrics"] == after["metrics"]:
+        return ""
+    if not events:
+        events.append("metrics recomputed")
+    metrics = _changed_metrics(before, after, k, all_of_them=before["k"] != k)
+    return f"{', '.join(events)}; {metrics}"
+
+
+def _ranges(ranks: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+    runs: list[list[int]] = []
+    for rank in ranks:
+        if runs and rank == runs[-1][1] + 1:
+            runs[-1][1] = rank
+        else:
+            runs.append([rank, rank])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def describe_curves(curve: Mapping[str, list], k: int | None = None) -> str:
+    """The text alternative of a metrics-over-k plot: the range of k, every metric at the
+    marked k, and where each metric is highest (first reached).
+
+    Parameters
+    ----------
+    curve : mapping
+        ``{"k": [1, 2, ...], name: [value per k], ...}`` with names from
+        :data:`BOARD_METRICS` (as in ``board_view(...)["curve"]``).
+    k : int, optional
+        The cut-off marked on the plot.
+
+    Examples
+    --------
+    >>> curve = {"k": [1, 2, 3], "recall": [0.5, 0.5, 1.0], "precision": [1.0, 0.5, 2 / 3]}
+    >>> print(describe_curves(curve, k=2))
+    Metrics over k = 1 to 3, cut-off marked at k = 2. At k = 2: Recall@2 0.50, Precision@2 0.50. Highest: Recall@3 1.00, Precision@1 1.00.
+    """
+    ks = list(curve["k"])
+    names = [name for name in BOARD_METRICS if name in curve]
+    text = f"Metrics over k = {ks[0]} to {ks[-1]}"
+    if k is not None and k in ks:
+        at = ks.index(k)
+        values = ", ".join(f"{_label(n, k)} {curve[n][at]:.2f}" for n in names)
+        text += f", cut-off marked at k = {k}. At k = {k}: {values}."
+    else:
+        text += "."
+    best = []
+    for name in names:
+        values = list(curve[name])
+        top = max(values)
+        best.append(f"{_label(name, ks[values.index(top)])} {top:.2f}")
+    return f"{text} Highest: {', '.join(best)}."
+
+
+def describe_ranking(
+    order: list, relevance: Mapping, k: int | None = None, *, relevance_level: float = 1
+) -> str:
+    """The text alternative of a ranking picture (:func:`ragmetrics.plotting.plot_ranking`):
+    its length, where the relevant chunks are, what the cut-off keeps, what was missed.
+
+    Examples
+    --------
+    >>> print(describe_ranking(["a", "x", "b", "y"], {"a": 1, "b": 1, "c": 1}, 2))
+    Ranking of 4 chunks, cut-off after rank 2. Relevant at ranks 1, 3; 1 of the top 2 is relevant. 1 relevant chunk never retrieved.
+    """
+    n = len(order)
+    ranks = [r for r, doc in enumerate(order, start=1) if relevance.get(doc, 0) >= relevance_level]
+    text = f"Ranking of {n} chunk{'s' if n != 1 else ''}"
+    if k is not None:
+        text += (f", cut-off k = {k} below the last chunk" if k > n
+                 else f", cut-off after rank {k}")
+    if len(ranks) > 12:
+        shown = f"{_ranges(ranks[:12])} and {len(ranks) - 12} more"
+    else:
+        shown = _ranges(ranks)
+    if ranks:
+        text += f". Relevant at rank{'s' if len(ranks) > 1 else ''} {shown}"
+    else:
+        text += ". No relevant chunk retrieved"
+    if k is not None:
+        top = sum(r <= k for r in ranks)
+        share = "none" if top == 0 else str(top)
+        text += f"; {share} of the top {k} {'are' if top > 1 else 'is'} relevant"
+    retrieved = set(order)
+    missed = sum(1 for d, g in relevance.items() if g >= relevance_level and d not in retrieved)
+    if missed:
+        text += f". {missed} relevant chunk{'s' if missed != 1 else ''} never retrieved"
+    return text + "."
+
+
+def describe_board(order: list[str], relevance: Mapping[str, float], k: int, view: dict) -> str:
+    """The board as text: the ranking with the cut-off, then the metrics (4 decimals)."""
+    lines = []
+    for rank, doc in enumerate(order, start=1):
+        grade = relevance.get(doc, 0)
+        mark = f"relevant (grade {grade:g})" if grade > 0 else ""
+        lines.append(f"{rank:>3}. {doc:<16} {mark}".rstrip())
+        if rank == k:
+            lines.append(f"     ---- cut-off k = {k} ----")
+    if k > len(order):
+        lines.append(f"     ---- cut-off k = {k} (below the last of {len(order)} chunks) ----")
+    metrics = "  ".join(f"{view['labels'][n]} = {v:.4f}" for n, v in view["metrics"].items())
+    return "\n".join([*lines, metrics, f"DCG = {view['dcg']:.4f}  IDCG = {view['idcg']:.4f}"])
+
+
+def static_html(order, relevance, k, titles, view) -> str:
+    """A kernel-free view of the board (GitHub, nbviewer): the ranking and the metrics table.
+
+    Titles are untrusted text, so everything is escaped.
+    """
+    e = html.escape
+    rows = []
+    for rank, doc in enumerate(order, start=1):
+        grade = relevance.get(doc, 0)
+        style = ' style="background:#e3f6e3"' if grade > 0 else ""
+        rows.append(
+            f"<tr{style}><td>{rank}</td><td>{e(doc)}</td><td>{e(titles.get(doc, ''))}</td>"
+            f"<td>{e(f'{grade:g}') if grade else ''}</td></tr>"
+        )
+        if rank == k:
+            rows.append(f'<tr><td colspan="4"><b>cut-off k = {k}</b></td></tr>')
+    if k > len(order):
+        rows.append(
+            f'<tr><td colspan="4"><b>cut-off k = {k}</b> (below the last of {len(order)} '
+            "chunks)</td></tr>"
+        )
+    metrics = "".join(
+        f"<tr><td>{e(view['labels'][n])}</td><td>{v:.4f}</td></tr>"
+        for n, v in view["metrics"].items()
+    )
+    return (
+        "<div><table><thead><tr><th>rank</th><th>chunk</th><th>title</th><th>grade</th>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"<table><tbody>{metrics}</tbody></table></div>"
+    )

@@ -1,0 +1,212 @@
+"""The package's layout keeps its rules: the flow runs one way, and names mean one thing.
+
+Read from the source (the imports a module runs when it is imported) and from fresh
+interpreters: no import cycle, no private name imported from another module, statistics
+that never import the reports, module names that never shadow the names they hold, and
+the old module paths of the statistics and the reports gone.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ragmetrics
+import ragmetrics.reports
+import ragmetrics.stats
+
+PACKAGE = Path(ragmetrics.__file__).parent
+MOVED = ("ragmetrics.compare", "ragmetrics.report", "ragmetrics.output_files",
+         "ragmetrics.teaching.ndcg_table")
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    """``{dotted name: (path, is a package)}`` of every module of ragmetrics."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        found[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return found
+
+
+MODULES = _modules()
+
+
+def _import_time_statements(tree: ast.Module):
+    """The import statements that run when the module is imported: not those in a
+    function body, nor under ``if TYPE_CHECKING:``."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _target(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module: str) -> tuple[set[str], list[str]]:
+    """The ragmetrics modules ``module`` imports when imported (a package's ``__init__``
+    included: importing ``a.b.c`` runs ``a.b``), and the private names it imports."""
+    path, is_package = MODULES[module]
+    deps, private = set(), []
+    for node in _import_time_statements(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            target = _target(module, is_package, node)
+            names = []
+            for alias in node.names:
+                if f"{target}.{alias.name}" in MODULES:
+                    names.append(f"{target}.{alias.name}")
+                else:
+                    names.append(target)
+                    if alias.name.startswith("_") and target.startswith("ragmetrics"):
+                        private.append(f"{module}: from {target} import {alias.name}")
+        for name in names:
+            parts = name.split(".")
+            deps.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+    own = {module} | {p for p in deps if module.startswith(p + ".")}  # its own packages
+    return {d for d in deps if d in MODULES} - own, private
+
+
+GRAPH = {module: _imports(module)[0] for module in MODULES}
+
+
+def test_no_private_name_is_imported_from_another_module():
+    private = [line for module in MODULES for line in _imports(module)[1]]
+    assert private == []
+
+
+def test_no_import_cycle():
+    # Depth-first search; a module met again while still on the path closes a cycle.
+    state: dict[str, str] = {}
+    cycles = []
+
+    def visit(module, path):
+        state[module] = "open"
+        for dep in sorted(GRAPH[module]):
+            if state.get(dep) == "open":
+                cycles.append([*path[path.index(dep):], dep])
+            elif dep not in state:
+                visit(dep, [*path, dep])
+        state[module] = "done"
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+def test_the_graph_sees_imports():
+    # The test above would pass on a graph of nothing: check that it holds known edges.
+    assert "ragmetrics.stats.checks" in GRAPH["ragmetrics.stats.intervals"]
+    assert "ragmetrics.stats.comparison" in GRAPH["ragmetrics.reports.document"]
+    assert "ragmetrics.stats" in GRAPH["ragmetrics.reports.document"]  # its __init__ runs
+    assert "ragmetrics.reports.figures" not in GRAPH["ragmetrics.reports.html_report"]
+
+
+def test_statistics_never_import_the_reports():
+    # reports -> stats, never back: a Comparison's to_markdown() imports the reports
+    # when called, and importing the statistics loads no renderer and no matplotlib.
+    stats = [m for m in MODULES if m == "ragmetrics.stats" or m.startswith("ragmetrics.stats.")]
+    assert len(stats) > 5
+    for module in stats:
+        assert not {d for d in GRAPH[module] if d.startswith("ragmetrics.reports")}, module
+    code = ("import json, sys, ragmetrics.stats; print(json.dumps([m for m in sys.modules "
+            "if m.startswith(('ragmetrics.reports', 'matplotlib'))]))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    assert json.loads(loaded) == []
+
+
+def test_importing_the_reports_loads_no_matplotlib():
+    code = ("import json, sys, ragmetrics.reports; "
+            "print(json.dumps([m for m in sys.modules if m.startswith('matplotlib')]))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    assert json.loads(loaded) == []
+
+
+@pytest.mark.parametrize("module", MOVED)
+def test_the_old_module_paths_are_gone(module):
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(module)
+    assert not (PACKAGE / f"{module.rsplit('.', 1)[1]}.py").exists()
+
+
+def test_stats_and_reports_are_packages():
+    # ragmetrics.stats was a module; it is a package now, and so is ragmetrics.reports.
+    assert not (PACKAGE / "stats.py").exists()
+    for package in (ragmetrics.stats, ragmetrics.reports):
+        assert Path(package.__file__).name == "__init__.py"
+
+
+@pytest.mark.parametrize("package", [ragmetrics, ragmetrics.stats, ragmetrics.reports],
+                         ids=lambda p: p.__name__)
+def test_no_module_shadows_a_name_its_package_exports(package):
+    submodules = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    assert submodules & set(package.__all__) == set()
+
+
+def test_importing_every_submodule_rebinds_no_public_name():
+    # In a fresh interpreter: the public names of ragmetrics, ragmetrics.stats and
+    # ragmetrics.reports are the same objects before and after every submodule of the
+    # statistics and the reports is imported (``import ragmetrics.stats.comparison`` must
+    # leave ``ragmetrics.compare`` the function).
+    code = """
+import importlib, json, pkgutil
+import ragmetrics, ragmetrics.reports, ragmetrics.stats
+
+packages = [ragmetrics, ragmetrics.stats, ragmetrics.reports]
+
+def public():
+    return {f"{p.__name__}.{n}": id(getattr(p, n)) for p in packages for n in p.__all__}
+
+before = public()
+for package in packages[1:]:
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+after = public()
+print(json.dumps({
+    "changed": sorted(n for n in before if before[n] != after[n]),
+    "compare": type(ragmetrics.compare).__name__,
+    "same": ragmetrics.compare is ragmetrics.stats.comparison.compare,
+}))
+"""
+    result = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                       text=True, check=True).stdout)
+    assert result == {"changed": [], "compare": "function", "same": True}
+
+
+def test_the_public_names_are_those_of_the_layers():
+    assert ragmetrics.compare is ragmetrics.stats.compare
+    assert ragmetrics.Comparison is ragmetrics.stats.Comparison
+    assert ragmetrics.write_report is ragmetrics.reports.write_report
+    for name in ("bootstrap_ci", "paired_bootstrap", "randomization_test", "paired_t_test",
+                 "paired_effect_size", "holm", "benjamini_hochberg"):
+        assert getattr(ragmetrics, name) is getattr(ragmetrics.stats, name)
+    from ragmetrics.reports import figures
+
+    assert ragmetrics.reports.plot_intervals is figures.plot_intervals
+    with pytest.raises(AttributeError, match="no attribute 'plot_everything'"):
+        ragmetrics.reports.plot_everything  # noqa: B018
