@@ -3,8 +3,9 @@
 ::
 
     ragmetrics evaluate GOLDEN RUN [RUN ...] [options]   # evaluate and compare runs
+    ragmetrics audit QRELS_A QRELS_B [RUN ...]          # check two judgment sets
 
-One module per subcommand (:mod:`~ragmetrics.cli.evaluate`), each with
+One module per subcommand (:mod:`~ragmetrics.cli.evaluate`, :mod:`~ragmetrics.cli.audit`), each with
 ``add_parser(subcommands)`` and ``run(args)``, registered in :data:`COMMANDS`; what they
 share is in :mod:`~ragmetrics.cli.common`. This module runs the command and turns errors
 into exit statuses, the same for every subcommand:
@@ -30,13 +31,13 @@ import traceback
 
 from ..errors import InputError
 from ..safe_text import terminal_text
-from . import evaluate
+from . import audit, evaluate
 from .common import Parser
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The subcommands, by name: each module adds its parser and runs its work.
-COMMANDS = {"evaluate": evaluate}
+COMMANDS = {"evaluate": evaluate, "audit": audit}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -55,6 +55,7 @@ from .checks import (
 from .corrections import CORRECTIONS, check_correction
 from .effect_size import paired_effect_size
 from .intervals import bootstrap_interval
+from .power import DEFAULT_POWER, power_table
 from .resampling import bootstrap_means, finite_column_groups
 from .rounding import paired_differences
 from .t_test import paired_t_test
@@ -292,6 +293,50 @@ class Comparison:
         frame = frame.dropna()
         order = np.argsort(-frame["difference"].abs().to_numpy(), kind="stable")
         return frame.iloc[order[:n]]
+
+    def power(self, *, target: float = 0.02, power: float = DEFAULT_POWER,
+              alpha: float | None = None):
+        """How large a difference these queries could detect, and how many a ``target`` needs.
+
+        From the spread of each system's paired differences with the baseline
+        (:mod:`ragmetrics.stats.power`): the minimum detectable effect at the queries
+        compared, and the queries needed to find a true difference of ``target`` (in the
+        metric's units: 0.02 is two points) with probability ``power``, by the two-sided
+        paired test at ``alpha``.
+
+        Parameters
+        ----------
+        target : float, default 0.02
+        power : float, default 0.8
+        alpha : float, optional
+            By default the comparison's ``alpha``, per claim: before the correction over
+            the claims (pass ``alpha / m`` for the strictest step of Holm's).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index (``metric``, ``system``); columns ``n_queries``, ``difference``,
+            ``sd_difference``, ``mde``, ``target``, ``queries_needed``, ``alpha``, ``power``.
+
+        Examples
+        --------
+        >>> qrels = {f"q{i}": {"gold"} for i in range(40)}
+        >>> old = {f"q{i}": ["junk", "gold"] for i in range(40)}
+        >>> new = {f"q{i}": ["gold"] if i % 3 else ["x", "y", "gold"] for i in range(40)}
+        >>> result = compare({"old": old, "new": new}, qrels, ["mrr"], n_resamples=200)
+        >>> table = result.power(target=0.05)
+        >>> table[["n_queries", "sd_difference", "mde", "queries_needed"]].round(4)
+        ...  # doctest: +NORMALIZE_WHITESPACE
+                       n_queries  sd_difference     mde  queries_needed
+        metric system
+        mrr    new            40          0.322  0.1463             328
+
+        (26 queries gain 0.5, 14 lose 1/6: a spread of 0.322, so these 40 queries see
+        0.15 or more, and 0.05 needs 328.)
+        """
+        alpha = self.alpha if alpha is None else check_alpha(alpha)
+        return power_table(self.per_query, self.systems, self.metrics, target=target,
+                           alpha=alpha, power=power)
 
     def worst_queries(self, system: str, metric: str, n: int = 10):
         """The ``n`` queries where ``system`` scores lowest on ``metric``.
