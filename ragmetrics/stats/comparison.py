@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -151,6 +151,11 @@ class Comparison:
         One of :data:`ragmetrics.stats.INTERVAL_METHODS`.
     evaluations : dict of str to Evaluation
         The raw result of :func:`ragmetrics.evaluate` for each system.
+    runs : dict of str to run
+        The runs as given (not copied), for the drill-downs that show a query's
+        rankings (:class:`ragmetrics.widgets.ComparisonExplorer`, the HTML report).
+    qrels : DataFrame or mapping
+        The judgments as given.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -173,6 +178,8 @@ class Comparison:
     max_resamples: int
     interval_method: str
     evaluations: dict
+    runs: dict = field(default=None, repr=False)
+    qrels: object = field(default=None, repr=False)
 
     @property
     def n_queries(self) -> int:
@@ -563,6 +570,8 @@ def compare(
         max_resamples=max_resamples,
         interval_method="expanded_t",
         evaluations=evaluations,
+        runs=systems,
+        qrels=qrels,
     )
 
 

@@ -120,7 +120,7 @@ def lab_theme(page, name):
 
 def dropdown_keeps_its_keys_in_lab(page):
     """ArrowDown on the trap dropdown picks the next trap; the active cell stays."""
-    select = page.locator(".rm-widget select.rm-select").first
+    select = page.locator(".rm-explorer select.rm-select").first
     before = select.input_value()
     select.focus()
     active = page.locator(".jp-Notebook .jp-Cell.jp-mod-active").first
