@@ -22,13 +22,14 @@ contributions add up to ``evaluate``'s value for every query of the support demo
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..errors import InputValueError
+from ..errors import InputValueError, RankOrderWarning
 from ..metrics.table import MetricSpec, parse_metric
 from ..policies import Conventions
 from .inputs import qrels_columns, run_columns
@@ -144,7 +145,9 @@ class QueryRankings:
         c = self.conventions
         self._runs = {}
         for name, run in runs.items():
-            columns = run_columns(run, order_by=c.order_by, ties=c.ties)
+            with warnings.catch_warnings():  # evaluate said it already, for the same run
+                warnings.simplefilter("ignore", RankOrderWarning)
+                columns = run_columns(run, order_by=c.order_by, ties=c.ties)
             codes, uniques = pd.factorize(columns.query)
             order = np.argsort(codes, kind="stable")
             starts = np.searchsorted(codes[order], np.arange(len(uniques)))
