@@ -378,3 +378,62 @@ def test_a_mean_over_fewer_queries_says_how_many():
     assert text.startswith("30 queries, 1 system; mean [95% interval]")
     assert "(n = 20)" in text
     assert "A cell marked (n = ...) is a mean over fewer queries" in result.to_markdown()
+
+
+# -- the drill-down and the power table ----------------------------------------------------
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """Query and doc ids that are HTML, a Markdown link and a table break."""
+    qrels = {HOSTILE: {"[click](javascript:alert(1))": 1}, "q|2": {HOSTILE: 2, "d": 1}}
+    runs = {"a": {HOSTILE: ["x", "[click](javascript:alert(1))"], "q|2": ["d", HOSTILE]},
+            "b <i>": {HOSTILE: ["[click](javascript:alert(1))"], "q|2": [HOSTILE]}}
+    return compare(runs, qrels, ["mrr", "ndcg@10"], n_resamples=200)
+
+
+def test_power_section_holds_the_comparisons_numbers(comparison):
+    document = build_report(comparison)
+    power = comparison.power(target=0.02)
+    assert document.power.table.header[-1] == "queries for 0.02"
+    for row, ((metric, system), expected) in zip(document.power.table.rows, power.iterrows(),
+                                                 strict=True):
+        assert row[:3] == (metric, system, str(int(expected["n_queries"])))
+        assert row[4] == f"{expected['mde']:.4f}"
+        assert row[5] == str(int(expected["queries_needed"]))
+    assert "## Power: what these queries can detect" in to_markdown(comparison)
+    assert "<h2>Power: what these queries can detect</h2>" in to_html(comparison, figures=False)
+    assert build_report(compare({"old": {"q": ["a"]}}, {"q": {"a"}}, ["mrr"],
+                                n_resamples=50)).power is None
+
+
+def test_rankings_add_up_to_the_values(support_comparison):
+    document = build_report(support_comparison)
+    c = support_comparison
+    assert len(document.rankings) == 5
+    differ = c.queries_that_differ_most("ndcg@10", 5, system="dense_minilm")
+    for section, (query_id, row) in zip(document.rankings, differ.iterrows(), strict=True):
+        assert section.heading == (f"Query {query_id}: dense_minilm vs bm25",)
+        adds = {"bm25": 3, "dense_minilm": 6}
+        for system, column in adds.items():
+            total = sum(float(r[column]) for r in section.table.rows if r[column])
+            assert total == pytest.approx(row[system], abs=5e-4 * len(section.table.rows))
+    markdown = to_markdown(c)
+    assert "## The queries that differ most, rank by rank" in markdown
+    assert markdown.count("### Query ") == 5
+
+
+def test_drilldown_text_is_inert_in_every_format(hostile):
+    page = to_html(hostile, figures=False)
+    assert "<img" not in page
+    assert "<i>" not in page
+    assert "<script" not in page
+    assert page.count('<details class="ranking">') == 2
+    assert f"<summary>Query {HOSTILE.replace('<', '&lt;').replace('>', '&gt;')}" in page
+    markdown = to_markdown(hostile)
+    assert "<img" not in markdown
+    assert not re.search(r"(?<!\\)\]\(javascript", markdown)
+    assert r"\[click\](javascript:alert(1))" in markdown
+    assert r"q\|2" in markdown

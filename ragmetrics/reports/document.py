@@ -18,11 +18,14 @@ from dataclasses import dataclass, field
 
 from ..stats.comparison import Comparison
 from .card import convention_card
+from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
 from .tables import Table, differences_table, frame_table, summary_table
 
 __all__ = [
     "DRILLDOWN_ROWS",
+    "RANKINGS_HEADING",
+    "RANKINGS_NOTE",
     "WARNINGS_HEADING",
     "Figure",
     "ReportDocument",
@@ -35,6 +38,12 @@ DRILLDOWN_ROWS = 10
 
 #: The heading of the warnings, first in a report that has a title.
 WARNINGS_HEADING = "Read this first"
+
+#: The heading of the rankings of the queries that differ most, and what they show.
+RANKINGS_HEADING = "The queries that differ most, rank by rank"
+RANKINGS_NOTE = ("Each system's ranking of the query, side by side: the doc, its grade (or "
+                 "\"not judged\": counted as not relevant) and what that rank adds to the "
+                 "metric.")
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,12 @@ class ReportDocument:
         The conventions in one line, ``name=value, ...``, for a terminal.
     comparison : Comparison
         The Comparison the document was built from, for the figures.
+    power : Section or None
+        The minimum detectable effect and the queries needed for a two-point difference
+        (:func:`~ragmetrics.reports.drilldown.power_section`); None with one system.
+    rankings : tuple of Section
+        The rankings, side by side, of the queries that differ most
+        (:func:`~ragmetrics.reports.drilldown.ranking_sections`).
     """
 
     title: str
@@ -117,6 +132,8 @@ class ReportDocument:
     card: Section
     conventions: str
     comparison: Comparison = field(repr=False)
+    power: Section | None = None
+    rankings: tuple[Section, ...] = ()
 
 
 def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation") -> ReportDocument:
@@ -172,7 +189,18 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
             + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
         ),
         comparison=c,
+        power=_power(c),
+        rankings=tuple(Section(heading=heading, table=table, caption=caption)
+                       for heading, caption, table in ranking_sections(c, _headline_metric(c))),
     )
+
+
+def _power(c: Comparison) -> Section | None:
+    found = power_section(c)
+    if found is None:
+        return None
+    heading, caption, table = found
+    return Section(heading=heading, table=table, caption=caption)
 
 
 def _means_caption(c: Comparison) -> str:

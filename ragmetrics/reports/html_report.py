@@ -1,6 +1,10 @@
 """The report as one self-contained HTML page: styles and figures inline, no script, no
 external URL, every piece of user text escaped.
 
+The rankings of the queries that differ most are a drill-down that needs no script:
+each query is a ``<details>`` element, closed, that a click (or Enter on its summary)
+opens to show both systems' rankings side by side.
+
 The figures (:mod:`~ragmetrics.reports.figures`) are drawn with matplotlib, imported
 when a page with figures is made; ``figures=False`` leaves them out.
 """
@@ -10,7 +14,15 @@ from __future__ import annotations
 import html
 
 from ..stats.comparison import Comparison
-from .document import WARNINGS_HEADING, Figure, ReportDocument, Section, build_report
+from .document import (
+    RANKINGS_HEADING,
+    RANKINGS_NOTE,
+    WARNINGS_HEADING,
+    Figure,
+    ReportDocument,
+    Section,
+    build_report,
+)
 from .tables import Table
 
 __all__ = ["render_html", "to_html"]
@@ -23,6 +35,9 @@ td { font-variant-numeric: tabular-nums; }
 th { background: #f3f3f3; }
 .warnings { border-left: 0.4em solid #D55E00; background: #fff4ec; padding: 0.5em 1em; }
 img { max-width: 100%; }
+details { margin: 0.3em 0; border: 1px solid #ccc; border-radius: 3px; padding: 0.2em 0.6em; }
+summary { cursor: pointer; font-weight: 600; padding: 0.2em 0; }
+details[open] summary { border-bottom: 1px solid #ccc; margin-bottom: 0.4em; }
 """
 
 
@@ -55,9 +70,16 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
                      + "".join(f"<li><strong>Warning:</strong> {e(w)}</li>"
                                for w in document.warnings)
                      + "</ul></div>")
-    for section in (document.means, *document.against_baseline, *document.drilldowns,
-                    document.card):
-        parts += _section(section, document.comparison if figures else None)
+    drawn = document.comparison if figures else None
+    for section in (document.means, *document.against_baseline, *document.drilldowns):
+        parts += _section(section, drawn)
+    if document.power is not None:
+        parts += _section(document.power, drawn)
+    if document.rankings:
+        parts += [f"<h2>{html.escape(RANKINGS_HEADING)}</h2>",
+                  f"<p>{html.escape(RANKINGS_NOTE)} Open a query to see them.</p>"]
+        parts += [_details(section) for section in document.rankings]
+    parts += _section(document.card, drawn)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -73,6 +95,14 @@ def _section(section: Section, comparison: Comparison | None) -> list[str]:
         parts.append(f'<img alt="{html.escape(section.figure.description)}" '
                      f'src="data:image/png;base64,{_figure_png(section.figure, comparison)}">')
     return parts
+
+
+def _details(section: Section) -> str:
+    """A query's rankings, folded: the summary names the query, a click opens it."""
+    heading = "".join(html.escape(piece) for piece in section.heading)
+    caption = "" if section.caption is None else f"<p>{html.escape(section.caption)}</p>"
+    return (f'<details class="ranking"><summary>{heading}</summary>{caption}'
+            f"{_table(section.table)}</details>")
 
 
 def _table(table: Table) -> str:

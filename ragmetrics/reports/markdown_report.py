@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from ..safe_text import markdown_text
 from ..stats.comparison import Comparison
-from .document import WARNINGS_HEADING, ReportDocument, Section, build_report
+from .document import (
+    RANKINGS_HEADING,
+    RANKINGS_NOTE,
+    WARNINGS_HEADING,
+    ReportDocument,
+    Section,
+    build_report,
+)
 from .tables import Table
 
 __all__ = ["render_markdown", "to_markdown"]
@@ -40,14 +47,20 @@ def render_markdown(document: ReportDocument) -> str:
     parts += _section(document.means)
     for section in (*document.against_baseline, *document.drilldowns):
         parts += _section(section)
+    if document.power is not None:
+        parts += _section(document.power)
+    if document.rankings:
+        parts += [f"## {RANKINGS_HEADING}", "", RANKINGS_NOTE, ""]
+        for section in document.rankings:
+            parts += _section(section, level="###")
     parts += _section(document.card)[:-1]  # the last part: no blank line after it
     return "\n".join(parts) + "\n"
 
 
-def _section(section: Section) -> list[str]:
+def _section(section: Section, level: str = "##") -> list[str]:
     heading = "".join(markdown_text(piece) for piece in section.heading)
     caption = [] if section.caption is None else [markdown_text(section.caption), ""]
-    return [f"## {heading}", "", *caption, _table(section.table), ""]
+    return [f"{level} {heading}", "", *caption, _table(section.table), ""]
 
 
 def _table(table: Table) -> str:
