@@ -68,7 +68,8 @@ class SpanScorer:
 
     def __init__(self, run, chunks, evidence, *, documents=None, unit="char", tokenizer=None,
                  overlap="union", relevance_level=1, empty_relevant="zero",
-                 missing_from_run="zero", ties="trec_eval", duplicates="error") -> None:
+                 missing_from_run="zero", ties="trec_eval", duplicates="error",
+                 order_by="score") -> None:
         check_choice(unit, UNITS, "unit")
         check_choice(overlap, OVERLAP_POLICIES, "overlap")
         check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
@@ -119,7 +120,7 @@ class SpanScorer:
                 "to score it")
 
         # The run: ranked, its queries matched with the evidence's.
-        ranked = rank_run(run, self.chunks, ties=ties, duplicates=duplicates)
+        ranked = rank_run(run, self.chunks, ties=ties, duplicates=duplicates, order_by=order_by)
         check_same_kind([("evidence", ev.query_kind), ("run", ranked.query_kind)],
                         "query_id")
         code_of_run_query = pd.Index(ev.queries, dtype=object).get_indexer(
@@ -200,6 +201,18 @@ class SpanScorer:
         values = {"recall": recall, "precision": precision, "iou": iou,
                   "precision_omega": self.precision_omega().copy()}
         return self._apply_policies(values)
+
+    def by_name(self, specs) -> dict:
+        """``{str(spec): per-query values}`` for :class:`SpanMetricSpec` s; each cut once."""
+        cache: dict = {}
+        columns = {}
+        for spec in specs:
+            cut = (spec.k, spec.budget)
+            if cut not in cache:
+                cache[cut] = self.scores(spec.k, None if spec.budget is None else
+                                         float(spec.budget))
+            columns[str(spec)] = cache[cut][spec.name]
+        return columns
 
     def _apply_policies(self, values: dict) -> dict:
         policy = self.empty_relevant
@@ -429,14 +442,8 @@ def evaluate_spans(run, chunks, evidence, metrics=("span_recall@10", "span_preci
     if len(set(map(str, specs))) < len(specs):
         raise InputValueError("a span metric is requested twice")
     scorer = SpanScorer(run, chunks, evidence, **options)
-    cache: dict = {}
-    columns = {}
-    for name, spec in zip(names, specs, strict=True):
-        cut = (spec.k, spec.budget)
-        if cut not in cache:
-            cache[cut] = scorer.scores(spec.k, None if spec.budget is None else
-                                       float(spec.budget))
-        columns[name] = cache[cut][spec.name]
-    frame = scorer.frame(columns)
+    values = scorer.by_name(specs)
+    frame = scorer.frame({name: values[str(spec)] for name, spec in zip(names, specs,
+                                                                         strict=True)})
     scorer.warn_coverage()
     return frame
