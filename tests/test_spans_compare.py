@@ -453,6 +453,9 @@ def _write(folder, name, text):
                    d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv",
                    "--per-query", d / "evidence" / "sentences.csv"],
      r"--per-query .*sentences\.csv is --evidence .*: an output never replaces an input"),
+    (lambda t, d: ["--evidence", d / "evidence" / "sentences.csv", "--unit", "token",
+                   "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
+     r"--unit token counts the documents' tokens: give --documents FILE"),
     (lambda t, d: [d / "golden.csv"], r"the following arguments are required: RUN"),
     (lambda t, d: [], r"the following arguments are required: GOLDEN, RUN"),
 ])

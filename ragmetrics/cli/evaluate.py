@@ -275,6 +275,8 @@ def run(args) -> int:
         if missing:
             raise UsageError(f"the following arguments are required: {', '.join(missing)} "
                              "(see: ragmetrics evaluate --help)")
+    if spans and args.unit == "token" and args.documents is None:
+        raise UsageError("--unit token counts the documents' tokens: give --documents FILE")
     pairs = _span_runs(args) if spans else [(path, None) for path in args.runs]
     run_paths = [path for path, _ in pairs]
     ks = _cutoffs(args.k)

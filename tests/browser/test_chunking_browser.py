@@ -66,9 +66,9 @@ def exercise(page, report, label, artifacts):
     status = widget.locator("[role='status']")
     model = ChunkingExplorer.example()
     expect_shows(widget, model)
-    redraws, rounds = [], []
+    redraws, bar_rounds, slider_rounds = [], [], []
 
-    def settled():
+    def settled(rounds):
         expect(status).to_have_text(model.announcement, timeout=15_000)
         expect_shows(widget, model)
         t = timings(widget)
@@ -85,8 +85,7 @@ def exercise(page, report, label, artifacts):
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=4)
     page.mouse.up()
     model.move_boundary(3, 60)
-    t = settled()
-    redraws.append(t["redraw"])
+    redraws.append(settled(bar_rounds)["redraw"])
     assert focused(page) == "Start of chunk 3"
     page.screenshot(path=str(artifacts / f"{label}-chunking-after-drag.png"), full_page=True)
     report.append(f"{label}: screenshot of the chunking explorer after a drag: "
@@ -96,37 +95,41 @@ def exercise(page, report, label, artifacts):
     for key, token in (("ArrowRight", 61), ("PageDown", 51), ("ArrowLeft", 50)):
         page.keyboard.press(key)
         model.move_boundary(3, token)
-        redraws.append(settled()["redraw"])
+        redraws.append(settled(bar_rounds)["redraw"])
         assert focused(page) == "Start of chunk 3"
 
     # The sliders, by keyboard: smaller windows (more chunks), then an overlap; k.
     widget.locator("input.rmc-size").focus()
     page.keyboard.press("End")
     model.set_windows(len(model.tokens), 0)
-    settled()
+    settled(slider_rounds)
     page.keyboard.press("Home")
     model.set_windows(1, 0)
-    settled()
+    settled(slider_rounds)
     for _ in range(59):  # 1 -> 60 tokens, one step at a time: each is a new chunking
         page.keyboard.press("ArrowRight")
     model.set_windows(60, 0)
-    settled()
+    settled(slider_rounds)
     widget.locator("input.rmc-overlap").focus()
     page.keyboard.press("ArrowRight")
     model.set_windows(60, 1)
-    settled()
+    settled(slider_rounds)
     assert widget.locator(".rmc-seg.rmc-overlap").count() > 0  # striped: in two chunks
     widget.locator("input.rmc-k").focus()
     page.keyboard.press("ArrowRight")
     model.k = 3
-    settled()
+    settled(slider_rounds)
     report.append(
-        f"{label}: chunking explorer: drag and {len(redraws) - 1} key moves of a bar; "
-        f"move -> page redrawn (laid out again): median {statistics.median(redraws):.1f} ms, "
-        f"max {max(redraws):.1f} ms (target 100 ms); move -> new metrics from the kernel: "
-        f"median {statistics.median(rounds):.0f} ms, max {max(rounds):.0f} ms")
+        f"{label}: chunking explorer: a drag and {len(redraws) - 1} key moves of a bar: "
+        f"move -> page redrawn (laid out again) median {statistics.median(redraws):.1f} ms, "
+        f"max {max(redraws):.1f} ms (target 100 ms); move -> new metrics from the kernel "
+        f"median {statistics.median(bar_rounds):.0f} ms, max {max(bar_rounds):.0f} ms; "
+        f"{len(slider_rounds)} slider moves (up to {len(model.tokens)} chunks) -> new "
+        f"metrics: median {statistics.median(slider_rounds):.0f} ms, "
+        f"max {max(slider_rounds):.0f} ms")
+    # The page follows a bar at once; the numbers need the kernel's round trip.
     assert max(redraws) < 100
-    assert statistics.median(rounds) < 1000
+    assert statistics.median(bar_rounds) < 1000
 
 
 def text_is_text(page):
