@@ -48,7 +48,7 @@ from ..errors import (
 from ..evaluation.batch import Evaluation, evaluate
 from ..policies import Conventions
 from ..validation import check_choice
-from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer
+from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
 from .names import SpanMetricSpec, is_span_metric, parse_metric_names
 from .ranking import natural_order, rank_run
 from .rules import ChunkOverlaps, check_threshold
@@ -314,17 +314,10 @@ def _warn(caught, result: Evaluation, judgments: SpanJudgments, *, has_ids: bool
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
     c = result.conventions
-    parts = []
-    if result.queries_missing_from_run:
-        how = "scored 0" if c.missing_from_run == "zero" else "left out"
-        parts.append(f"{_count(len(result.queries_missing_from_run))} with evidence missing "
-                     f"from the run ({how})")
-    if result.queries_missing_from_qrels:
-        parts.append(f"{_count(len(result.queries_missing_from_qrels))} of the run without "
-                     "evidence (left out)")
-    if parts:
-        warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
-                      stacklevel=4)
+    said = coverage_gaps(len(result.queries_missing_from_run),
+                         len(result.queries_missing_from_qrels), c.missing_from_run)
+    if said:
+        warnings.warn(said + "; see the Evaluation's attributes", CoverageWarning, stacklevel=4)
     how = {"zero": "scored 0 and counted in the mean",
            "article": "scored by the article's rule (recall 1, the rest 0)",
            "skip": "left out of the means"}.get(c.empty_relevant, "")

@@ -34,7 +34,8 @@ from .ranking import natural_order, rank_run
 from .tables import as_chunks, as_documents, as_evidence, check_same_kind, lay_out
 from .tokens import token_weights
 
-__all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "evaluate_spans", "span_metrics"]
+__all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "coverage_gaps", "evaluate_spans",
+           "span_metrics"]
 
 #: How overlapping chunks (and overlapping evidence spans) are counted.
 #:
@@ -245,17 +246,26 @@ class SpanScorer:
         return frame
 
     def warn_coverage(self) -> None:
-        parts = []
-        if self.missing:
-            how = "scored 0" if self.missing_from_run == "zero" else "left out"
-            parts.append(f"{_count(len(self.missing), 'query', 'queries')} with evidence "
-                         f"missing from the run ({how})")
-        if self.unjudged:
-            parts.append(f"{_count(len(self.unjudged), 'query', 'queries')} of the run "
-                         "without evidence (left out)")
-        if parts:
-            warnings.warn("; ".join(parts) + "; see the result's .attrs", CoverageWarning,
-                          stacklevel=3)
+        said = coverage_gaps(len(self.missing), len(self.unjudged), self.missing_from_run)
+        if said:
+            warnings.warn(said + "; see the result's .attrs", CoverageWarning, stacklevel=3)
+
+
+def coverage_gaps(missing: int, unjudged: int, missing_from_run: str) -> str:
+    """What a CoverageWarning says of queries missing on either side ("" for none).
+
+    >>> coverage_gaps(2, 1, "zero")
+    '2 queries with evidence missing from the run (scored 0); 1 query of the run without evidence (left out)'
+    """
+    parts = []
+    if missing:
+        how = "scored 0" if missing_from_run == "zero" else "left out"
+        parts.append(f"{_count(missing, 'query', 'queries')} with evidence missing from the "
+                     f"run ({how})")
+    if unjudged:
+        parts.append(f"{_count(unjudged, 'query', 'queries')} of the run without evidence "
+                     "(left out)")
+    return "; ".join(parts)
 
 
 def _divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputTypeError, InputValueError
-from ..metrics.table import MetricSpec, parse_metric
+from ..metrics.table import MetricSpec, parse_metrics
 from ..validation import check_k
 
 __all__ = ["SPAN_METRICS", "SpanMetricInfo", "SpanMetricSpec", "default_span_metrics",
@@ -142,11 +142,13 @@ def parse_metric_names(names) -> list[MetricSpec | SpanMetricSpec]:
     if not names:
         raise InputValueError(
             "metrics must name at least one metric, e.g. ['recall@10', 'span_recall@10']")
-    specs = [parse_span_metric(n) if is_span_metric(n) else parse_metric(n) for n in names]
-    seen: dict = {}
-    for name, spec in zip(names, specs, strict=True):
-        if spec in seen:
-            same = "" if seen[spec] == name else f" (as {seen[spec]!r})"
-            raise InputValueError(f"metric {name!r} is requested twice{same}")
-        seen[spec] = name
-    return specs
+    spans = {i: parse_span_metric(n) for i, n in enumerate(names) if is_span_metric(n)}
+    others = [n for i, n in enumerate(names) if i not in spans]
+    by_ids = iter(parse_metrics(others) if others else ())  # refuses its own repeats
+    first: dict = {}
+    for i, spec in spans.items():
+        if spec in first:
+            same = "" if first[spec] == names[i] else f" (as {first[spec]!r})"
+            raise InputValueError(f"metric {names[i]!r} is requested twice{same}")
+        first[spec] = names[i]
+    return [spans[i] if i in spans else next(by_ids) for i in range(len(names))]
