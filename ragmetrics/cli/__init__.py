@@ -3,6 +3,7 @@
 ::
 
     ragmetrics evaluate GOLDEN RUN [RUN ...] [options]   # evaluate and compare runs
+    ragmetrics evaluate --evidence E --chunks C RUN [--chunks C2 RUN2 ...]   # chunkings
 
 One module per subcommand (:mod:`~ragmetrics.cli.evaluate`), each with
 ``add_parser(subcommands)`` and ``run(args)``, registered in :data:`COMMANDS`; what they

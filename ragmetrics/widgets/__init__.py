@@ -11,6 +11,8 @@ says what changed in a polite live region, and reads in light and dark themes.
 
 from .base import root_widgets
 from .board import RankingBoard
+from .chunking import ChunkingExplorer
 from .explorers import BudgetCalculator, KExplorer, TrapsGallery
 
-__all__ = ["BudgetCalculator", "KExplorer", "RankingBoard", "TrapsGallery", "root_widgets"]
+__all__ = ["BudgetCalculator", "ChunkingExplorer", "KExplorer", "RankingBoard", "TrapsGallery",
+           "root_widgets"]

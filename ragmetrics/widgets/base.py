@@ -63,7 +63,7 @@ def root_widgets() -> tuple[type, ...]:
 
     >>> import ragmetrics.widgets
     >>> [cls.__name__ for cls in root_widgets()]
-    ['RankingBoard', 'KExplorer', 'BudgetCalculator', 'TrapsGallery']
+    ['RankingBoard', 'ChunkingExplorer', 'KExplorer', 'BudgetCalculator', 'TrapsGallery']
     """
     return tuple(_ROOTS)
 
