@@ -63,7 +63,7 @@ def root_widgets() -> tuple[type, ...]:
 
     >>> import ragmetrics.widgets
     >>> [cls.__name__ for cls in root_widgets()]
-    ['RankingBoard', 'KExplorer', 'BudgetCalculator', 'TrapsGallery']
+    ['RankingBoard', 'ExerciseWidget', 'KExplorer', 'BudgetCalculator', 'TrapsGallery', 'PrecisionRecallExplorer']
     """
     return tuple(_ROOTS)
 
