@@ -36,7 +36,14 @@ EXPECTED = (
     "06_worked_example_cancellation.ipynb",
     "07_when_metrics_lie.ipynb",
     "08_evaluate_your_retriever.ipynb",
+    "10_bugs_from_real_projects.ipynb",
+    "11_precision_recall_curves.ipynb",
+    "12_where_judgments_come_from.ipynb",
 )
+
+# Numbers held for notebooks written on another branch: the numbering may skip them until
+# they arrive. Once the notebook exists, move it from here to EXPECTED (a test says so).
+RESERVED = {9: "09_chunking_changes_the_answer.ipynb"}
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"
 
@@ -157,7 +164,16 @@ def test_no_unexpected_notebooks():
 
 def test_numbers_are_contiguous_from_00():
     numbers = sorted(int(p.name[:2]) for p in NOTEBOOKS if NAME_RE.match(p.name))
-    assert numbers == list(range(len(numbers))), f"notebook numbers must be 00..N, got {numbers}"
+    held = sorted(set(RESERVED) - set(numbers))
+    expected = list(range(len(numbers) + len(held)))
+    assert sorted(numbers + held) == expected, (
+        f"notebook numbers must be 00..N (reserved: {sorted(RESERVED)}), got {numbers}"
+    )
+
+
+def test_a_reserved_number_is_released_when_its_notebook_arrives():
+    arrived = [name for name in RESERVED.values() if (NOTEBOOKS_DIR / name).exists()]
+    assert not arrived, f"{arrived} exist: move them from RESERVED to EXPECTED and into 00_index"
 
 
 def test_no_notebooks_outside_the_notebooks_folder():

@@ -8,6 +8,7 @@ wheel (:mod:`~ragmetrics.teaching.datafiles`).
 """
 
 from .budget import chunks_that_fit
+from .discounts import discount_curves, rank_biased_precision
 from .errata import ERRATA, Erratum, errata_markdown
 from .examples import Example, example_names, load_example
 from .exercises import (
@@ -22,10 +23,27 @@ from .exercises import (
     make_exercise,
     parse_answer,
 )
+from .judgments import (
+    cohen_kappa,
+    condensed_run,
+    judged_at_k,
+    pool,
+    restrict_judgments,
+    simulated_assessor,
+    top_k,
+)
 from .ndcg_steps import ndcg_table
+from .pr_curves import (
+    ELEVEN_POINTS,
+    PrecisionRecallCurve,
+    eleven_point_average,
+    interpolated_precision,
+    precision_recall_curve,
+)
 from .traps import Trap, trap_scenarios
 
 __all__ = [
+    "ELEVEN_POINTS",
     "ERRATA",
     "EXERCISE_METRICS",
     "Erratum",
@@ -34,16 +52,29 @@ __all__ = [
     "ExerciseSet",
     "Explanation",
     "Feedback",
+    "PrecisionRecallCurve",
     "Trap",
     "check_answer",
     "check_answers",
     "chunks_that_fit",
+    "cohen_kappa",
+    "condensed_run",
+    "discount_curves",
+    "eleven_point_average",
     "errata_markdown",
     "example_names",
     "explain",
+    "interpolated_precision",
+    "judged_at_k",
     "load_example",
     "make_exercise",
     "ndcg_table",
     "parse_answer",
+    "pool",
+    "precision_recall_curve",
+    "rank_biased_precision",
+    "restrict_judgments",
+    "simulated_assessor",
+    "top_k",
     "trap_scenarios",
 ]

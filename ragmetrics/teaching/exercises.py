@@ -343,13 +343,13 @@ def _explain_counts(ex: Exercise) -> Explanation:
     missing = ex.unretrieved
     if ex.metric == "recall":
         lines.append(f"{found} of the {R} relevant chunks are in the top {depth}"
-                     + (f" ({', '.join(missing)} never retrieved)." if missing else "."))
+                     + (f" (never retrieved: {', '.join(missing)})." if missing else "."))
         lines.append(f"{ex.label} = {_fraction(found, R)} = {found / R:.4f}")
     elif ex.metric == "precision":
         lines.append(f"{found} of the {depth} slots of the top {depth} hold a relevant chunk.")
         lines.append(f"{ex.label} = {_fraction(found, depth)} = {found / depth:.4f}")
     else:
-        lines.append(f"R = {R} relevant chunks" + (f" ({', '.join(missing)} never retrieved)"
+        lines.append(f"R = {R} relevant chunks" + (f" (never retrieved: {', '.join(missing)})"
                      if missing else "") + f"; the top {R} hold {found} of them.")
         lines.append(f"{ex.label} = {_fraction(found, R)} = {found / R:.4f}")
     return Explanation(("rank", "chunk", "relevant", "found so far"), tuple(rows), tuple(lines))
@@ -420,7 +420,7 @@ def _explain_ap(ex: Exercise) -> Explanation:
     lines = [
         "Precision at each relevant chunk's rank (the others add nothing):",
         f"AP = ({shown}) / R, with R = {R} relevant chunks"
-        + (f" ({', '.join(missing)} never retrieved: it adds 0 but counts in R)" if missing
+        + (f" (never retrieved: {', '.join(missing)}; it adds 0 but counts in R)" if missing
            else "") + ".",
         f"{ex.label} = {total:.4f} / {R} = {total / R:.4f}",
     ]
