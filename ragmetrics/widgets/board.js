@@ -51,7 +51,8 @@ function render({ model, el: root }) {
     model.set("reset_request", { click: ++resets });
     model.save_changes();
   });
-  const controls = rmEl("div", { class: "rmb-controls" }, slider.field, resetButton);
+  // Reset first: Tab from the slider goes on to the chunks, as before.
+  const controls = rmEl("div", { class: "rmb-controls" }, resetButton, slider.field);
   const left = rmEl("div", { class: "rmb-left" }, controls, live.region, help, listWrap, note);
   const right = rmEl("div", { class: "rmb-right" }, metricsBox, plot, ndcgBox);
   root.append(rmEl("div", { class: "rmb-grid" }, left, right));

@@ -46,7 +46,7 @@ function render({ model, el: root }) {
     return b;
   }
   const previous = navButton("Previous", "previous", "Previous exercise");
-  const reveal = navButton("Show solution", "reveal", "Show the solution");
+  const reveal = navButton("Show solution", "reveal", "Show solution");
   const next = navButton("Next", "next", "Next exercise");
   const nav = rmEl("div", { class: "rmx-navbar" }, previous, reveal, next);
   const summary = rmEl("p", { class: "rmx-summary" });

@@ -118,7 +118,7 @@ function render({ model, el: root }) {
   const f = (x, digits = 4) => Number(x).toFixed(digits);
 
   function drawPlot(view) {
-    const [x0, x1, y0, y1] = [36, 268, 196, 12];
+    const [x0, x1, y0, y1] = [36, 268, 196, 22];
     const x = (r) => x0 + r * (x1 - x0);
     const y = (p) => y0 - p * (y0 - y1);
     const axis = { stroke: "currentColor", "stroke-width": "1" };
@@ -161,7 +161,7 @@ function render({ model, el: root }) {
     };
     parts.push(text("0", x0, y0 + 12), text("0.5", x(0.5), y0 + 12), text("1", x1, y0 + 12),
       text("recall", (x0 + x1) / 2, y0 + 26), text("1", x0 - 5, y1 + 4, "end"), text("0", x0 - 5, y0 + 3, "end"),
-      text("precision", x0 - 4, y1 - 2, "start"));
+      text("precision", 4, 11, "start"));
     plot.replaceChildren(...parts);
     plot.setAttribute("aria-label", view.description);
   }
