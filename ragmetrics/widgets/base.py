@@ -63,7 +63,8 @@ def root_widgets() -> tuple[type, ...]:
 
     >>> import ragmetrics.widgets
     >>> [cls.__name__ for cls in root_widgets()]
-    ['RankingBoard', 'ChunkingExplorer', 'KExplorer', 'BudgetCalculator', 'TrapsGallery']
+    ['RankingBoard', 'ChunkingExplorer', 'ExerciseWidget', 'KExplorer', 'BudgetCalculator',
+     'TrapsGallery', 'PrecisionRecallExplorer']
     """
     return tuple(_ROOTS)
 
