@@ -1,7 +1,8 @@
 """Sphinx configuration of the ragmetrics book (``make docs``; see docs/build.py).
 
 The notebooks are rendered from their committed outputs (MyST-NB, ``nb_execution_mode =
-"off"``): nothing runs at build time, and nothing is fetched. A widget's live view needs a
+"off"``): nothing runs at build time, and nothing is fetched, at build time or when the
+pages are read (MathJax is served from the site itself). A widget's live view needs a
 kernel, so the book shows each widget's static fallback (its ``text/html``), not the
 widget-view output.
 """
@@ -17,6 +18,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
+    # MathJax 3 copied into the site (_static/mathjax): the formulas render offline too.
+    "sphinx-mathjax-offline",
 ]
 
 root_doc = "index"
