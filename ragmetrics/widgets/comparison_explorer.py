@@ -109,7 +109,8 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
             )
         if comparison.runs is None:
             raise InputValueError("this Comparison holds no runs: make it with "
-                                  "ragmetrics.compare")
+                                  "ragmetrics.compare (a comparison judged by evidence "
+                                  "spans is not shown rank by rank)")
         c = self.comparison = comparison
         self._titles = dict(titles or {})
         self._texts = dict(texts or {})
