@@ -16,6 +16,7 @@ import dataclasses
 import textwrap
 from dataclasses import dataclass
 
+from .errors import InputValueError
 from .validation import check_choice, check_relevance_level
 
 __all__ = [
@@ -26,13 +27,19 @@ __all__ = [
     "GAIN_POLICIES",
     "MISSING_POLICIES",
     "ORDER_POLICIES",
+    "PRESETS",
     "TIE_POLICIES",
     "Choice",
     "Convention",
     "Conventions",
+    "Preset",
+    "Variant",
     "conventions_markdown",
     "describe",
     "parameters_doc",
+    "preset_conventions",
+    "presets_markdown",
+    "shown",
 ]
 
 
@@ -49,6 +56,9 @@ class Convention:
     """One convention: the keyword, what it decides, its choices and its default.
 
     ``choices`` is empty for a number (``relevance_level``), which ``number`` describes.
+    A convention added after the report's card took its shape is listed on the card only
+    when it is not at its default (``on_card_at_default=False``), so that earlier cards
+    read the same.
     """
 
     keyword: str
@@ -58,6 +68,7 @@ class Convention:
     number: str = ""  # for a number: what it means, with {value}
     trec_eval: str = ""  # what trec_eval does, or its option
     details: str = ""  # more, for README
+    on_card_at_default: bool = True
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -101,7 +112,9 @@ CONVENTIONS: tuple[Convention, ...] = (
         (Choice("trec_eval", "score descending, then doc id descending as strings (trec_eval)"),
          Choice("input_order", "score descending, then the order the rows were given"),
          Choice("optimistic", "score descending, then relevant docs first (a best case)"),
-         Choice("pessimistic", "score descending, then relevant docs last (a worst case)")),
+         Choice("pessimistic", "score descending, then relevant docs last (a worst case)"),
+         Choice("doc_id_ascending", "score descending, then doc id ascending as strings "
+                "(Python's sort on (-score, doc id): ir_measures' RR@k)")),
         trec_eval="trec_eval",
         details="lists of ids are already in rank order",
     ),
@@ -136,6 +149,48 @@ CONVENTIONS: tuple[Convention, ...] = (
          Choice("rank", "ordered by rank, the score ignored")),
         trec_eval="score",
         details="a RankOrderWarning says when the ranks give another order than the scores",
+    ),
+    # Rows for the presets (PRESETS below): other tools' rules, off by default.
+    Convention(
+        "score_precision", "score precision", "float64",
+        (Choice("float64", "scores compared as read, 64-bit (trec_eval 10)"),
+         Choice("float32", "scores rounded to 32-bit floats first, so that closer scores "
+                "tie (pytrec_eval, and BEIR and ir_measures through it)")),
+        trec_eval="float64",
+        details="float32 ties scores that differ past the 7th significant digit, and then "
+        "the tie rule orders them",
+        on_card_at_default=False,
+    ),
+    Convention(
+        "query_id_docs", "retrieved doc with the query's id", "keep",
+        (Choice("keep", "scored like any other doc (trec_eval)"),
+         Choice("ignore", "removed from the ranking before scoring, the docs below moving "
+                "up (BEIR's ignore_identical_ids=True)")),
+        trec_eval="keep",
+        details="BEIR removes them for its corpora where a query is also a doc (ArguAna, "
+        "Quora); a perfect run that returns the query's own id loses a rank",
+        on_card_at_default=False,
+    ),
+    Convention(
+        "ap_denominator", "AP's denominator at a cut-off k", "num_relevant",
+        (Choice("num_relevant", "R, every relevant doc, retrieved or not (trec_eval's "
+                "map_cut)"),
+         Choice("min_relevant_k", "min(R, k): AP@k reaches 1 when the top k are all "
+                "relevant (Spark's meanAveragePrecisionAt)")),
+        trec_eval="num_relevant",
+        details="uncut AP divides by R under both",
+        on_card_at_default=False,
+    ),
+    Convention(
+        "ideal_order", "nDCG's ideal ranking", "sorted",
+        (Choice("sorted", "every judged doc with a gain, best first (trec_eval)"),
+         Choice("label_order", "the relevant docs in the order the judgments list them, and "
+                "only they gain (Spark's ndcgAt): an unsorted list lowers the ideal, and "
+                "nDCG can pass 1")),
+        trec_eval="sorted",
+        details="\"label_order\" reproduces Spark; sort the judgments by grade, best "
+        "first, to get the true ideal under it",
+        on_card_at_default=False,
     ),
 )
 
@@ -191,15 +246,38 @@ Conventions = dataclasses.make_dataclass(
 Conventions.__module__ = __name__  # (make_dataclass takes module= only from Python 3.12)
 
 
+def shown(conventions) -> dict[str, object]:
+    """``{keyword: value}`` of the conventions a report shows: every one, but those added
+    after the report took its shape while they are at their default.
+
+    Examples
+    --------
+    >>> list(shown(Conventions())) == [c.keyword for c in CONVENTIONS if c.on_card_at_default]
+    True
+    >>> shown(Conventions(query_id_docs="ignore"))["query_id_docs"]
+    'ignore'
+    """
+    return {c.keyword: getattr(conventions, c.keyword) for c in CONVENTIONS
+            if c.on_card_at_default or getattr(conventions, c.keyword) != c.default}
+
+
 def describe(conventions) -> dict[str, str]:
     """``{label: "value: meaning"}`` for every convention: the report's card rows.
+
+    A convention added after the card took its shape appears when it is not at its
+    default (``Convention.on_card_at_default``).
 
     Examples
     --------
     >>> describe(Conventions(ties="pessimistic"))["tied scores"]
     'pessimistic: score descending, then relevant docs last (a worst case)'
+    >>> card = describe(Conventions(query_id_docs="ignore"))
+    >>> print(card["retrieved doc with the query's id"])
+    ignore: removed from the ranking before scoring, the docs below moving up (BEIR's ignore_identical_ids=True)
     """
-    return {c.label: c.describe(getattr(conventions, c.keyword)) for c in CONVENTIONS}
+    keywords = shown(conventions)
+    return {c.label: c.describe(keywords[c.keyword]) for c in CONVENTIONS
+            if c.keyword in keywords}
 
 
 def parameters_doc(indent: str = "    ") -> str:
@@ -229,4 +307,148 @@ def conventions_markdown() -> str:
         rows.append(f"| {c.label} | {policy} | {meaning}; {c.details} |")
     for label, policy, meaning in FIXED_CONVENTIONS:
         rows.append(f"| {label} | {policy} | {meaning} |")
+    return "\n".join(rows)
+
+
+# -- presets: other tools' rules, as named bundles of the conventions above ----------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A metric a preset computes under other conventions than the rest: ``family``
+    (``"rr"``) with a cut-off only when ``cut``, under ``conventions``."""
+
+    family: str
+    conventions: tuple[tuple[str, object], ...]
+    cut: bool = True
+    why: str = ""
+
+    def applies(self, name: str, k) -> bool:
+        return name == self.family and (k is not None or not self.cut)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Another tool's rules: the value of each convention it sets (rows of
+    :data:`CONVENTIONS`), the metrics it computes otherwise (:class:`Variant`), and the
+    rules in words (README's "Reproduce another tool's numbers" table, the card).
+
+    A convention a preset does not set keeps its default, or the value passed.
+    """
+
+    name: str
+    tool: str
+    conventions: tuple[tuple[str, object], ...]
+    rules: str
+    measures: str
+    variants: tuple[Variant, ...] = ()
+
+    def describe(self) -> str:
+        """The preset in a line, for the card: ``"beir: BEIR's ... (rules)"``."""
+        return f"{self.name}: {self.tool}; {self.rules}"
+
+
+#: The presets, by name: ``evaluate(..., preset="beir")``, ``compare``, ``--preset``.
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset(
+        "trec_eval", "trec_eval 10 with -c (and pytrec_eval on scores exact in float32)",
+        (),
+        "the defaults: ties by doc id descending, a judged query missing from the run "
+        "scores 0 and counts, AP and nDCG as trec_eval",
+        "every metric, by its trec_eval name (P_k, recall_k, ndcg_cut_k, map_cut_k, "
+        "recip_rank, Rprec, success_k)",
+    ),
+    Preset(
+        "trec_eval_no_c", "trec_eval 10 without -c",
+        (("missing_from_run", "skip"),),
+        "the defaults, but a judged query missing from the run is left out of the mean",
+        "as trec_eval",
+    ),
+    Preset(
+        "beir", "BEIR's EvaluateRetrieval.evaluate (pytrec_eval's measures)",
+        (("missing_from_run", "skip"), ("score_precision", "float32"),
+         ("query_id_docs", "ignore")),
+        "scores read as 32-bit floats (pytrec_eval); only the queries in the run are scored "
+        "(pytrec_eval scores the queries in both); a retrieved doc whose id is the query's "
+        "id is removed first (ignore_identical_ids=True, BEIR's default); BEIR rounds each "
+        "mean to 5 decimals, ragmetrics does not",
+        "ndcg@k, map@k, recall@k, precision@k (NDCG@k, MAP@k, Recall@k, P@k) at k = 1, 3, "
+        "5, 10, 100, 1000",
+    ),
+    Preset(
+        "msmarco", "the MS MARCO passage ranking script (msmarco_eval.py, MRR @10)",
+        (("order_by", "rank"), ("ties", "input_order")),
+        "each ranking in the order of its rank column (the score is not read); the mean is "
+        "over every query of the judgments, one missing from the run scoring 0; a doc "
+        "ranked twice is an error, as in the script's checks; every judged passage is "
+        "relevant in MS MARCO's qrels (grade 1): grades below the level do not count here",
+        "mrr@10 (MRR @10)",
+    ),
+    Preset(
+        "ir_measures", "ir_measures 0.4 (its default providers)",
+        (("score_precision", "float32"),),
+        "pytrec_eval's rules for every measure (scores as 32-bit floats, ties by doc id "
+        "descending, a missing query scoring 0) except RR@k, which ir_measures computes "
+        "with MS MARCO's code: ties by doc id ascending, scores as 64-bit floats",
+        "P@k, R@k, nDCG@k, AP@k, RR, RR@k, Success@k, Rprec as precision@k, recall@k, "
+        "ndcg@k, ap@k, rr, rr@k, hit_rate@k, r_precision",
+        variants=(Variant("rr", (("ties", "doc_id_ascending"), ("score_precision", "float64")),
+                          why="ir_measures' msmarco provider sorts on (-score, doc id)"),),
+    ),
+    Preset(
+        "spark", "Spark MLlib's RankingMetrics (3.4+)",
+        (("gain", "exponential"), ("ties", "input_order"), ("ap_denominator", "min_relevant_k"),
+         ("ideal_order", "label_order")),
+        "the predictions in the order given; precisionAt(k) over k; meanAveragePrecisionAt(k) "
+        "over min(R, k), meanAveragePrecision over R; ndcgAt(k) with gain 2^grade - 1 "
+        "(binary labels: 1) and the ideal from the labels in the order they are listed; "
+        "an empty ground truth scores 0 and counts; Spark credits a doc repeated in the "
+        "predictions each time, ragmetrics refuses such a run",
+        "precision@k, recall@k, map (meanAveragePrecision), map@k (meanAveragePrecisionAt), "
+        "ndcg@k (ndcgAt)",
+    ),
+)}
+
+
+def preset_conventions(preset: str | None, given: dict) -> dict:
+    """The conventions under ``preset``: its values, over the defaults; ``given`` values
+    that are not the default override nothing: one that contradicts the preset is an
+    error naming both.
+
+    Examples
+    --------
+    >>> defaults = {c.keyword: c.default for c in CONVENTIONS}
+    >>> preset_conventions("beir", defaults)["missing_from_run"]
+    'skip'
+    >>> preset_conventions("beir", defaults | {"relevance_level": 2})["relevance_level"]
+    2
+    >>> preset_conventions("beir", defaults | {"missing_from_run": "zero"})["missing_from_run"]
+    'skip'
+    """
+    if preset is None:
+        return dict(given)
+    if preset not in PRESETS:
+        valid = ", ".join(repr(name) for name in PRESETS)
+        raise InputValueError(f"preset must be one of {valid}; got {preset!r}")
+    out = dict(given)
+    for keyword, value in PRESETS[preset].conventions:
+        passed = given.get(keyword, _BY_KEYWORD[keyword].default)
+        if passed not in (value, _BY_KEYWORD[keyword].default):
+            raise InputValueError(
+                f"preset {preset!r} sets {keyword}={value!r}; {keyword}={passed!r} "
+                "contradicts it: drop one of the two"
+            )
+        out[keyword] = value
+    return out
+
+
+def presets_markdown() -> str:
+    """README's "Reproduce another tool's numbers" table, from :data:`PRESETS`."""
+    rows = ["| preset | reproduces | conventions | rules | its measures |", "|---|---|---|---|---|"]
+    for p in PRESETS.values():
+        set_ = ", ".join(f'`{k}="{v}"`' for k, v in p.conventions) or "the defaults"
+        for v in p.variants:
+            set_ += f"; {v.family}{'@k' if v.cut else ''}: " + ", ".join(
+                f'`{k}="{value}"`' for k, value in v.conventions)
+        rows.append(f'| `"{p.name}"` | {p.tool} | {set_} | {p.rules} | {p.measures} |')
     return "\n".join(rows)

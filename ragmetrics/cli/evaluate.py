@@ -59,7 +59,7 @@ from ..errors import InputError
 from ..evaluation import check_judgments
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.table import metric_info
-from ..policies import CONVENTIONS, Conventions
+from ..policies import CONVENTIONS, PRESETS, Conventions, preset_conventions
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from ..reports.output_files import check_outputs
 from ..safe_text import terminal_text
@@ -172,6 +172,10 @@ def add_parser(subcommands) -> None:
     policies = cmd.add_argument_group(
         "conventions", "how ties, grades and gaps are scored; the defaults are trec_eval's "
         "(with -c)")
+    policies.add_argument("--preset", choices=tuple(PRESETS), default=None,
+                          help="another tool's rules, as a bundle of these conventions: "
+                          + "; ".join(f"{p.name}: {p.tool}" for p in PRESETS.values())
+                          + " (an option that contradicts the preset is an error)")
     for convention in CONVENTIONS:  # one option per row of the conventions table
         if convention.choices:
             meanings = "; ".join(f"{c.value}: {c.description}" for c in convention.choices)
@@ -297,6 +301,11 @@ def run(args) -> int:
 
     conventions = {c.keyword: getattr(args, c.keyword) for c in CONVENTIONS}
     Conventions(**conventions)  # the options' own errors, before any file is read
+    if args.preset is not None:
+        try:
+            preset_conventions(args.preset, conventions)
+        except InputError as error:
+            raise UsageError(f"--preset {args.preset}: {error}") from None
     parse_metric_names(metrics)
 
     if spans:
@@ -311,7 +320,7 @@ def run(args) -> int:
     else:
         judgments, chunks = load_qrels(args.golden), None
         try:
-            check_judgments(judgments, metrics, **conventions)
+            check_judgments(judgments, metrics, **conventions, preset=args.preset)
         except InputError as error:
             raise UsageError(f"GOLDEN {args.golden}: {error}") from None
     runs = {name: load_run(path, extra_fields=args.trec_extra_fields, duplicates=args.duplicates)
@@ -330,6 +339,7 @@ def run(args) -> int:
         correction=args.correction,
         progress=progress_line(sys.stderr) if sys.stderr.isatty() else None,
         **conventions,
+        preset=args.preset,
     )
     print(to_text(comparison))
     if args.report is not None:

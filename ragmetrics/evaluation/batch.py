@@ -8,6 +8,7 @@ result, and the warnings that come with the numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from dataclasses import dataclass, field
 
@@ -22,9 +23,10 @@ from ..errors import (
 )
 from ..metrics.scoring import score
 from ..metrics.table import parse_metrics
-from ..policies import Conventions, parameters_doc
+from ..policies import PRESETS, Conventions, parameters_doc, preset_conventions
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns
+from .variants import apply_ap_denominator, prepare_run
 
 __all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
 
@@ -43,6 +45,9 @@ class Evaluation:
         policies, left out).
     conventions : Conventions
         The policies the numbers were computed under.
+    preset : str or None
+        The preset named (:data:`ragmetrics.policies.PRESETS`): the tool whose rules the
+        numbers follow. None when none was named.
     queries_missing_from_run : tuple
         Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``,
         left out under ``"skip"``). Also ``missing_from_run``.
@@ -62,6 +67,7 @@ class Evaluation:
     queries_missing_from_run: tuple = field(default=())
     queries_missing_from_qrels: tuple = field(default=())
     queries_without_relevant: tuple = field(default=())
+    preset: str | None = None
 
     @property
     def counts(self) -> pd.Series:
@@ -96,6 +102,8 @@ class Evaluation:
             if ids:
                 shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
                 lines.append(f"  {_count(len(ids))} {label}: {shown}")
+        if self.preset is not None:
+            lines.append(f"  preset: {self.preset} ({PRESETS[self.preset].tool})")
         return "\n".join(lines)
 
 
@@ -114,6 +122,11 @@ def evaluate(
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
     order_by: str = "score",
+    score_precision: str = "float64",
+    query_id_docs: str = "keep",
+    ap_denominator: str = "num_relevant",
+    ideal_order: str = "sorted",
+    preset: str | None = None,
 ) -> Evaluation:
     """Score every query of a run against the judgments, with all metrics at once.
 
@@ -147,6 +160,13 @@ def evaluate(
 {conventions}
         The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
+    preset : str, optional
+        Another tool's rules, by name: ``"trec_eval"`` (the defaults),
+        ``"trec_eval_no_c"``, ``"beir"``, ``"msmarco"``, ``"ir_measures"`` or ``"spark"``
+        (:data:`ragmetrics.policies.PRESETS`): a bundle of the conventions above, and of
+        metrics computed under their own (ir_measures' RR@k). A convention the preset
+        does not set keeps the value passed; passing one that contradicts it is an error.
+        The result names the preset (``Evaluation.preset``).
 
     Returns
     -------
@@ -168,17 +188,32 @@ def evaluate(
     recall@2    0.75
     mrr         0.75
     dtype: float64
+
+    Spark divides AP@k by min(R, k), not by R:
+
+    >>> evaluate(run, qrels, ["map@1"], preset="spark").summary
+    map@1    0.5
+    dtype: float64
     """
-    conventions = Conventions(
-        relevance_level=relevance_level,
-        gain=gain,
-        ties=ties,
-        duplicates=duplicates,
-        empty_relevant=empty_relevant,
-        missing_from_run=missing_from_run,
-        order_by=order_by,
-    )
+    given = {"relevance_level": relevance_level, "gain": gain, "ties": ties,
+             "duplicates": duplicates, "empty_relevant": empty_relevant,
+             "missing_from_run": missing_from_run, "order_by": order_by,
+             "score_precision": score_precision, "query_id_docs": query_id_docs,
+             "ap_denominator": ap_denominator, "ideal_order": ideal_order}
+    conventions = Conventions(**preset_conventions(preset, given))
     names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if preset is not None and PRESETS[preset].variants:
+        return _with_variants(run, qrels, names, conventions, preset,
+                              chunks=chunks, evidence=evidence, documents=documents)
+    result = _evaluate(run, qrels, names, conventions, chunks=chunks, evidence=evidence,
+                       documents=documents)
+    return result if preset is None else dataclasses.replace(result, preset=preset)
+
+
+def _evaluate(run, qrels, names: list, conventions: Conventions, *, chunks, evidence,
+              documents) -> Evaluation:
+    empty_relevant = conventions.empty_relevant
+    missing_from_run = conventions.missing_from_run
     # Evidence spans (ragmetrics.spans) are built on this module: imported when called.
     from ..spans.judging import span_request
 
@@ -188,12 +223,17 @@ def evaluate(
     if qrels is None:
         raise InputTypeError("evaluate needs the judgments: qrels, or evidence= with chunks=")
     specs = parse_metrics(names)
-    columns = run_columns(run, order_by=order_by, ties=ties)
+    columns = prepare_run(run_columns(run, order_by=conventions.order_by, ties=conventions.ties),
+                          conventions)
     prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
     in_run = prepared.coverage.in_run
     values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
                    query_ids=prepared.judged.ids,
                    in_run=in_run if missing_from_run == "skip" else None)
+    if conventions.ap_denominator == "min_relevant_k":
+        values = [apply_ap_denominator(v, prepared.ranked, spec.k)
+                  if spec.name == "ap" and spec.k is not None else v
+                  for spec, v in zip(specs, values, strict=True)]
     per_query = pd.DataFrame(dict(zip(names, values, strict=True)), index=prepared.index())
     order = prepared.natural_order()
     if missing_from_run == "skip":
@@ -214,6 +254,28 @@ def evaluate(
 
 
 evaluate.__doc__ = evaluate.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)
+
+
+def _with_variants(run, qrels, names: list, conventions: Conventions, preset: str,
+                   **inputs) -> Evaluation:
+    """Evaluate under a preset whose metrics are not all computed under one set of
+    conventions: each variant's metrics in a pass of their own, put back in place."""
+    specs = parse_metrics(names)
+    result = _evaluate(run, qrels, names, conventions, **inputs)
+    per_query = result.per_query.copy()
+    for variant in PRESETS[preset].variants:
+        chosen = [name for name, spec in zip(names, specs, strict=True)
+                  if variant.applies(spec.name, spec.k)]
+        if not chosen:
+            continue
+        own = Conventions(**(conventions.as_dict() | dict(variant.conventions)))
+        with warnings.catch_warnings():  # the first pass gave the warnings already
+            warnings.simplefilter("ignore", RagmetricsWarning)
+            again = _evaluate(run, qrels, list(dict.fromkeys(chosen)), own, **inputs)
+        for name in chosen:
+            per_query[name] = again.per_query[name].reindex(per_query.index)
+    return dataclasses.replace(result, per_query=per_query,
+                               summary=per_query.mean(axis=0, skipna=True), preset=preset)
 
 
 def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),

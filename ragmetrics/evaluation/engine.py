@@ -182,13 +182,13 @@ def tie_order(ties: str, row_block, row_score, row_grade, doc_values) -> np.ndar
     starts, lengths = tied
     members = np.repeat(starts, lengths) + ranks_within(lengths)
     group = np.repeat(np.arange(len(starts)), lengths)
-    if ties == "trec_eval":
-        # Doc id descending as strings (int ids too, as trec_eval compares them):
-        # sort the tied ids only, as fixed-width unicode, compared in C.
+    if ties in ("trec_eval", "doc_id_ascending"):
+        # Doc id descending (ascending) as strings (int ids too, as trec_eval compares
+        # them): sort the tied ids only, as fixed-width unicode, compared in C.
         texts = doc_values[members].astype(str)
         text_rank = np.empty(len(texts), np.int64)
         text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
-        secondary = -text_rank
+        secondary = -text_rank if ties == "trec_eval" else text_rank
     elif ties == "optimistic":
         secondary = -row_grade[members]
     else:
@@ -221,14 +221,19 @@ def gains(grades: np.ndarray, gain: str) -> np.ndarray:
 
 def ideal_rankings(judged: JudgedQueries, conventions: Conventions, *,
                    check_totals: bool) -> RankedJudgments:
-    """Each judged query's best ranking: its docs with a gain, best first."""
+    """Each judged query's best ranking: its docs with a gain, best first.
+
+    Under ``ideal_order="label_order"`` (Spark's): its relevant docs in the order the
+    judgments list them, as Spark's ndcgAt reads its labels.
+    """
     qrels_gains = gains(judged.qrels.value, conventions.gain)
     if check_totals:
         _check_total_gains(judged, qrels_gains, conventions.gain)
-    positive = qrels_gains > 0
-    query, gain, grade = (judged.qrels_codes[positive], qrels_gains[positive],
-                          judged.qrels.value[positive])
-    order = np.lexsort((-gain, query))
+    by_label = conventions.ideal_order == "label_order"
+    keep = (judged.qrels.value >= conventions.relevance_level) if by_label else qrels_gains > 0
+    query, gain, grade = (judged.qrels_codes[keep], qrels_gains[keep],
+                          judged.qrels.value[keep])
+    order = np.argsort(query, kind="stable") if by_label else np.lexsort((-gain, query))
     return RankedJudgments(judged.n, query=query[order], grade=grade[order], gain=gain[order],
                            num_relevant=judged.num_relevant,
                            relevance_level=conventions.relevance_level)
@@ -292,8 +297,10 @@ def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,
     row_q, row_grade, coverage = read
     ideal = ideal_rankings(judged, conventions,
                            check_totals=any(spec.info.uses_gains for spec in specs))
-    ranked = RankedJudgments(judged.n, query=row_q, grade=row_grade,
-                             gain=gains(row_grade, conventions.gain),
+    row_gain = gains(row_grade, conventions.gain)
+    if conventions.ideal_order == "label_order":  # Spark: only its labels (relevant) gain
+        row_gain = np.where(row_grade >= conventions.relevance_level, row_gain, 0.0)
+    ranked = RankedJudgments(judged.n, query=row_q, grade=row_grade, gain=row_gain,
                              num_relevant=judged.num_relevant,
                              relevance_level=conventions.relevance_level, ideal=ideal)
     return Prepared(ranked, judged, coverage, depth)

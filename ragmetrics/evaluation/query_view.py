@@ -197,11 +197,11 @@ class QueryRankings:
         """Positions in rank order: score descending, then the tie rule."""
         ties = self.conventions.ties
         position = np.arange(len(docs))
-        if ties == "trec_eval":
+        if ties in ("trec_eval", "doc_id_ascending"):
             texts = docs.astype(str)
             text_rank = np.empty(len(texts), np.int64)
             text_rank[np.argsort(texts, kind="stable")] = position
-            secondary = -text_rank
+            secondary = -text_rank if ties == "trec_eval" else text_rank
         elif ties == "optimistic":
             secondary = -np.nan_to_num(grade, nan=0.0)
         elif ties == "pessimistic":

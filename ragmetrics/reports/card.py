@@ -14,7 +14,7 @@ import platform
 import numpy as np
 import pandas as pd
 
-from ..policies import describe
+from ..policies import PRESETS, describe
 from ..stats.comparison import Comparison
 from .formatting import format_percent
 
@@ -53,6 +53,7 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "systems": ", ".join(c.systems) + f" (baseline: {c.baseline})",
         "metrics": ", ".join(c.metrics),
         **(c.spans or {}),  # runs judged by evidence: the judgments, chunkings and rules
+        **({"preset": PRESETS[c.preset].describe()} if c.preset else {}),
         **describe(c.conventions),  # every convention, from the conventions table
         "confidence level": format_percent(c.confidence),
         "difference intervals": _difference_card(c),

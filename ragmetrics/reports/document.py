@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..policies import shown
 from ..stats.comparison import Comparison
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
@@ -185,8 +186,9 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
                      table=Table(("convention", "value"), tuple(card.items()))),
         conventions=", ".join(
             [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
-             for key, value in c.conventions.as_dict().items()]
+             for key, value in shown(c.conventions).items()]
             + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
+            + ([f"preset={c.preset}"] if c.preset else [])
         ),
         comparison=c,
         power=_power(c),

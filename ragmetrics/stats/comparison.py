@@ -43,7 +43,7 @@ from ..errors import (
     RankOrderWarning,
 )
 from ..evaluation import Evaluation, check_judgments, evaluate
-from ..policies import Conventions, parameters_doc
+from ..policies import Conventions, parameters_doc, preset_conventions
 from ..spans.judging import span_comparison
 from ..spans.names import default_span_metrics, parse_metric_names
 from .checks import (
@@ -162,6 +162,8 @@ class Comparison:
     spans : dict of str to str or None
         For runs judged by evidence spans: the judgments, each system's chunking and the
         rules, in words (rows of the report's convention card); None otherwise.
+    preset : str or None
+        The preset named (:data:`ragmetrics.policies.PRESETS`), shown on the card.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -187,6 +189,7 @@ class Comparison:
     runs: dict = field(default=None, repr=False)
     qrels: object = field(default=None, repr=False)
     spans: dict | None = None
+    preset: str | None = None
 
     @property
     def n_queries(self) -> int:
@@ -405,6 +408,11 @@ def compare(
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
     order_by: str = "score",
+    score_precision: str = "float64",
+    query_id_docs: str = "keep",
+    ap_denominator: str = "num_relevant",
+    ideal_order: str = "sorted",
+    preset: str | None = None,
 ) -> Comparison:
     """Compare systems on the same queries, with intervals, paired tests and verdicts.
 
@@ -465,6 +473,10 @@ def compare(
         The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
         same for every system. Under a ``"skip"`` policy, each statistic uses the queries
         where its values exist.
+    preset : str, optional
+        Another tool's rules (``"trec_eval"``, ``"trec_eval_no_c"``, ``"beir"``,
+        ``"msmarco"``, ``"ir_measures"``, ``"spark"``), as in :func:`ragmetrics.evaluate`;
+        named on the report's convention card.
 
     Returns
     -------
@@ -524,11 +536,14 @@ def compare(
     seed = check_seed(seed)
     correction = check_correction(correction)
     progress = check_progress(progress)
-    conventions = Conventions(
-        relevance_level=relevance_level, gain=gain, ties=ties, duplicates=duplicates,
-        empty_relevant=empty_relevant, missing_from_run=missing_from_run, order_by=order_by,
-    )
-    policies = conventions.as_dict()
+    conventions = Conventions(**preset_conventions(preset, {
+        "relevance_level": relevance_level, "gain": gain, "ties": ties,
+        "duplicates": duplicates, "empty_relevant": empty_relevant,
+        "missing_from_run": missing_from_run, "order_by": order_by,
+        "score_precision": score_precision, "query_id_docs": query_id_docs,
+        "ap_denominator": ap_denominator, "ideal_order": ideal_order,
+    }))
+    policies = conventions.as_dict() | {"preset": preset}
 
     notes: list[str] = []
     if spans is None:
@@ -597,6 +612,7 @@ def compare(
         runs=systems if spans is None else None,  # rankings of chunk ids judged by spans:
         qrels=qrels if spans is None else None,   # not shown rank by rank (yet)
         spans=None if spans is None else spans.card(),
+        preset=preset,
     )
 
 
