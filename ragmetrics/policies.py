@@ -380,7 +380,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
         (("order_by", "rank"), ("ties", "input_order")),
         "each ranking in the order of its rank column (the score is not read); the mean is "
         "over every query of the judgments, one missing from the run scoring 0; a doc "
-        "ranked twice is an error, as in the script's checks; every judged passage is "
+        "ranked twice within the top 10 is an error, as in the script's checks (it checks "
+        "the whole list); every judged passage is "
         "relevant in MS MARCO's qrels (grade 1): grades below the level do not count here",
         "mrr@10 (MRR @10)",
     ),

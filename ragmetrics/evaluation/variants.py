@@ -37,9 +37,14 @@ def prepare_run(columns: Columns, conventions: Conventions) -> Columns:
         same = columns.query.to_numpy(dtype=object) == columns.doc.to_numpy(dtype=object)
         if same.any():
             keep = ~same
+            query = columns.query[keep].reset_index(drop=True)
+            # A query left with no doc is still in the run, with an empty ranking (as
+            # BEIR hands pytrec_eval an empty dict, which it scores 0).
+            emptied = list(dict.fromkeys(columns.query[same]).keys() - set(query))
             columns = dataclasses.replace(
-                columns, query=columns.query[keep].reset_index(drop=True),
-                doc=columns.doc[keep].reset_index(drop=True), value=columns.value[keep])
+                columns, query=query, doc=columns.doc[keep].reset_index(drop=True),
+                value=columns.value[keep],
+                bare_queries=[*columns.bare_queries, *sorted(emptied, key=str)])
     return columns
 
 
