@@ -416,3 +416,19 @@ def test_coverage_warnings_still_come_once_under_a_variant_pass():
         evaluate({"q1": {"a": 1.0}}, {"q1": {"a": 1}, "q2": {"b": 1}}, ["rr@10", "ndcg@10"],
                  preset="ir_measures")
     assert sum(issubclass(w.category, CoverageWarning) for w in caught) == 1
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_drilldowns_rankings_add_up_to_the_presets_values(preset):
+    """The explorer's and the report's rankings (evaluation.query_view) follow the preset:
+    each rank's contribution adds up to the value evaluate gives under it."""
+    from ragmetrics.evaluation.query_view import QueryRankings
+
+    qrels, run = collection(6, n_queries=25)
+    metrics = ["ndcg@5", "ap@3", "ap", "rr", "recall@5", "precision@3"]
+    result = quiet_evaluate(run, qrels, metrics, preset=preset)
+    rankings = QueryRankings({"a": run}, qrels, result.conventions)
+    for query, row in result.per_query.iterrows():
+        for metric in metrics:
+            adds = [doc.contribution for doc in rankings.ranking("a", query, metric)]
+            assert math.fsum(adds) == pytest.approx(row[metric], abs=1e-12), (query, metric)

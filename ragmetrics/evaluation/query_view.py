@@ -33,6 +33,7 @@ from ..errors import InputValueError, RankOrderWarning
 from ..metrics.table import MetricSpec, parse_metric
 from ..policies import Conventions
 from .inputs import qrels_columns, run_columns
+from .variants import prepare_run
 
 __all__ = ["DECOMPOSABLE", "QueryRankings", "RankedDoc", "contributions"]
 
@@ -108,21 +109,27 @@ def contributions(metric, grades: list[float | None], judged: list[float], *,
         if first is not None:
             out[first] = 1.0 if spec.name == "hit_rate" else 1.0 / (first + 1)
     elif spec.name in ("dcg", "ndcg"):
-        dcg = [_gain(g, c.gain) / math.log2(i + 2) if g is not None else 0.0
+        by_label = c.ideal_order == "label_order"  # Spark's: only its labels gain
+        dcg = [_gain(g, c.gain) / math.log2(i + 2)
+               if g is not None and (g >= level or not by_label) else 0.0
                for i, g in enumerate(grades[:k])]
         scale = 1.0
         if spec.name == "ndcg":
-            ideal = sorted((_gain(g, c.gain) for g in judged), reverse=True)[:k]
+            ideal = ([_gain(g, c.gain) for g in judged if g >= level][:k] if by_label else
+                     sorted((_gain(g, c.gain) for g in judged), reverse=True)[:k])
             idcg = math.fsum(g / math.log2(i + 2) for i, g in enumerate(ideal))
             scale = 1.0 / idcg if idcg > 0 else 0.0
         for i, value in enumerate(dcg):
             out[i] = value * scale
     elif spec.name == "ap":
         hits = 0
+        over = n_rel
+        if spec.k is not None and c.ap_denominator == "min_relevant_k":
+            over = min(n_rel, spec.k)
         for i, r in enumerate(rel[:k]):
             if r:
                 hits += 1
-                out[i] = hits / (i + 1) / n_rel if n_rel else 0.0
+                out[i] = hits / (i + 1) / over if over else 0.0
     return out
 
 
@@ -147,7 +154,7 @@ class QueryRankings:
         for name, run in runs.items():
             with warnings.catch_warnings():  # evaluate said it already, for the same run
                 warnings.simplefilter("ignore", RankOrderWarning)
-                columns = run_columns(run, order_by=c.order_by, ties=c.ties)
+                columns = prepare_run(run_columns(run, order_by=c.order_by, ties=c.ties), c)
             codes, uniques = pd.factorize(columns.query)
             order = np.argsort(codes, kind="stable")
             starts = np.searchsorted(codes[order], np.arange(len(uniques)))
