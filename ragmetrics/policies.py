@@ -411,10 +411,11 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 )}
 
 
-def preset_conventions(preset: str | None, given: dict) -> dict:
+def preset_conventions(preset: str | None, given: dict, *, explicit=()) -> dict:
     """The conventions under ``preset``: its values, over the defaults; ``given`` values
     that are not the default override nothing: one that contradicts the preset is an
-    error naming both.
+    error naming both. Keywords in ``explicit`` were passed by name (the command's
+    options): for them a default value that contradicts the preset is an error too.
 
     Examples
     --------
@@ -434,7 +435,8 @@ def preset_conventions(preset: str | None, given: dict) -> dict:
     out = dict(given)
     for keyword, value in PRESETS[preset].conventions:
         passed = given.get(keyword, _BY_KEYWORD[keyword].default)
-        if passed not in (value, _BY_KEYWORD[keyword].default):
+        allowed = (value,) if keyword in explicit else (value, _BY_KEYWORD[keyword].default)
+        if passed not in allowed:
             raise InputValueError(
                 f"preset {preset!r} sets {keyword}={value!r}; {keyword}={passed!r} "
                 "contradicts it: drop one of the two"

@@ -401,6 +401,12 @@ def test_the_command_takes_a_preset(tmp_path, capsys):
     _, err = capsys.readouterr()
     assert status == 2
     assert "--preset spark: preset 'spark' sets ties='input_order'" in err
+    # An option given by name is never dropped silently, even at its default value.
+    status = main(["evaluate", str(qrels), str(run), "--preset", "beir",
+                   "--missing-from-run", "zero"])
+    _, err = capsys.readouterr()
+    assert status == 2
+    assert "missing_from_run='zero' contradicts it" in err
 
 
 def test_readme_has_the_presets_table_as_the_code_has_it():

@@ -179,15 +179,18 @@ def add_parser(subcommands) -> None:
     for convention in CONVENTIONS:  # one option per row of the conventions table
         if convention.choices:
             meanings = "; ".join(f"{c.value}: {c.description}" for c in convention.choices)
+            # No argparse default: an option given by name is told from one left out, so
+            # that --preset can refuse one that contradicts it.
             policies.add_argument(convention.cli_option, choices=convention.values,
-                                  default=convention.default,
+                                  default=None,
                                   help=f"{convention.label} ({meanings}; default: "
-                                  "%(default)s)")
+                                  f"{convention.default})")
         else:
             policies.add_argument(convention.cli_option, metavar="N", type=number,
-                                  default=convention.default,
+                                  default=None,
                                   help=f"{convention.label}: "
-                                  f"{convention.number.format(value='N')} (default: %(default)s)")
+                                  f"{convention.number.format(value='N')} (default: "
+                                  f"{convention.default:g})")
 
 
 # -- arguments -> inputs ---------------------------------------------------------------
@@ -299,11 +302,13 @@ def run(args) -> int:
     inputs += [("RUN", path) for path in run_paths]
     check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
 
-    conventions = {c.keyword: getattr(args, c.keyword) for c in CONVENTIONS}
+    explicit = {c.keyword for c in CONVENTIONS if getattr(args, c.keyword) is not None}
+    conventions = {c.keyword: c.default if getattr(args, c.keyword) is None
+                   else getattr(args, c.keyword) for c in CONVENTIONS}
     Conventions(**conventions)  # the options' own errors, before any file is read
     if args.preset is not None:
         try:
-            preset_conventions(args.preset, conventions)
+            conventions = preset_conventions(args.preset, conventions, explicit=explicit)
         except InputError as error:
             raise UsageError(f"--preset {args.preset}: {error}") from None
     parse_metric_names(metrics)
@@ -323,7 +328,7 @@ def run(args) -> int:
             check_judgments(judgments, metrics, **conventions, preset=args.preset)
         except InputError as error:
             raise UsageError(f"GOLDEN {args.golden}: {error}") from None
-    runs = {name: load_run(path, extra_fields=args.trec_extra_fields, duplicates=args.duplicates)
+    runs = {name: load_run(path, extra_fields=args.trec_extra_fields, duplicates=conventions["duplicates"])
             for name, path in zip(names, run_paths, strict=True)}
     comparison = compare(
         runs,

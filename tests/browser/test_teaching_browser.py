@@ -106,6 +106,12 @@ def expect_starting_state(page, cls, state, root):
         expect(root.locator("input[type='range']")).to_have_value(state["k"], timeout=30_000)
     elif cls == "BudgetCalculator":
         expect(root.locator("input").first).to_have_value(state["context_limit"], timeout=30_000)
+    elif cls == "ComparisonExplorer":  # "72 queries, metric='ndcg@10', ..., selected='q16'"
+        expect(root.locator(".rmc-detail .rmc-title .rmc-id")).to_have_text(
+            state["selected"].strip("'"), timeout=30_000)
+        # Every query shown (no filter yet), in the starting order.
+        expect(root.locator(".rmc-status-line")).to_have_text(
+            re.compile(r"^(\d+) of \1 queries shown, sorted by size of Δ"))
     elif cls == "TrapsGallery":
         expect(root.locator("select")).to_have_value(state["choice"].strip("'"), timeout=30_000)
     else:
