@@ -403,7 +403,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
         "the predictions in the order given; precisionAt(k) over k; meanAveragePrecisionAt(k) "
         "over min(R, k), meanAveragePrecision over R; ndcgAt(k) with gain 2^grade - 1 "
         "(binary labels: 1) and the ideal from the labels in the order they are listed; "
-        "an empty ground truth scores 0 and counts; Spark credits a doc repeated in the "
+        "an empty ground truth scores 0 and counts, as does a judged query without "
+        "predictions (an empty array); Spark credits a doc repeated in the "
         "predictions each time, ragmetrics refuses such a run",
         "precision@k, recall@k, map (meanAveragePrecision), map@k (meanAveragePrecisionAt), "
         "ndcg@k (ndcgAt)",
