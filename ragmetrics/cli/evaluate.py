@@ -190,7 +190,7 @@ def add_parser(subcommands) -> None:
                                   default=None,
                                   help=f"{convention.label}: "
                                   f"{convention.number.format(value='N')} (default: "
-                                  f"{convention.default:g})")
+                                  f"{'none' if convention.default is None else format(convention.default, 'g')})")
 
 
 # -- arguments -> inputs ---------------------------------------------------------------
