@@ -14,8 +14,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..io import read_qrels, read_run
 
-__all__ = ["Parser", "UsageError", "check_output_names", "load_qrels", "load_run", "number",
-           "progress_line"]
+__all__ = ["Parser", "UsageError", "check_output_names", "existing_file", "load_qrels",
+           "load_run", "number"]
 
 
 class UsageError(InputError):
@@ -35,7 +35,8 @@ def number(text: str):
     return int(value) if value.is_integer() else value
 
 
-def _existing_file(path_text: str, label: str) -> Path:
+def existing_file(path_text: str, label: str) -> Path:
+    """The path of a file that exists and is a regular file, else a usage error."""
     path = Path(path_text)
     if not path.exists():
         raise UsageError(f"{label} file not found: {path_text}")
@@ -46,7 +47,7 @@ def _existing_file(path_text: str, label: str) -> Path:
 
 def load_qrels(path_text: str, label: str = "GOLDEN"):
     """The judgments of a file, in whatever format it is (:func:`ragmetrics.io.read_qrels`)."""
-    return read_qrels(_existing_file(path_text, label))
+    return read_qrels(existing_file(path_text, label))
 
 
 def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "error",
@@ -56,7 +57,7 @@ def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "
     ``duplicates`` is the evaluation's convention: under ``"error"`` the reader refuses a
     doc listed twice, since it can name both lines.
     """
-    return read_run(_existing_file(path_text, label), extra_fields=extra_fields,
+    return read_run(existing_file(path_text, label), extra_fields=extra_fields,
                     duplicates="error" if duplicates == "error" else "keep")
 
 
@@ -66,14 +67,3 @@ def check_output_names(path_text: str | None, option: str, extensions) -> None:
         raise UsageError(
             f"{option} {path_text}: the file name must end in {' or '.join(extensions)}"
         )
-
-
-def progress_line(stream):
-    """A ``progress(done, total)`` callback that draws a percentage on ``stream``."""
-    def show(done: int, total: int) -> None:
-        stream.write(f"\rresampling: {100 * done // max(total, 1):3d}%")
-        if done >= total:
-            stream.write("\r" + " " * 20 + "\r")
-        stream.flush()
-
-    return show

@@ -26,6 +26,7 @@ from .arrow_inputs import as_frame
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns
 from .on_dask import evaluate_on_dask, is_dask_frame
+from .parts import DeferredRun, RunInParts
 
 __all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate", "warn_coverage",
            "warn_nothing_retrieved"]
@@ -173,6 +174,12 @@ def evaluate(
     specs = parse_metrics(names)
     if is_dask_frame(run):  # the same evaluation, partition by partition, on Dask
         return evaluate_on_dask(run, qrels, names, conventions)
+    if isinstance(run, RunInParts):  # read and scored a part of whole queries at a time
+        from .streaming import evaluate_run_in_parts  # streaming builds on this module
+
+        return evaluate_run_in_parts(run, qrels, names, conventions)
+    if isinstance(run, DeferredRun):
+        run = run.load()
     run, qrels = as_frame(run), as_frame(qrels)  # Arrow and Polars tables, zero-copy
     columns = run_columns(run, order_by=order_by, ties=ties)
     prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)

@@ -39,8 +39,10 @@ from .arrow_inputs import as_frame
 from .batch import Evaluation, evaluate, warn_coverage, warn_nothing_retrieved
 from .engine import judge_queries, read_depth
 from .inputs import qrels_columns
+from .parts import RunInParts
 
-__all__ = ["NotGroupedError", "PartCombiner", "QrelsByQuery", "evaluate_batches"]
+__all__ = ["NotGroupedError", "PartCombiner", "QrelsByQuery", "evaluate_batches",
+           "evaluate_run_in_parts"]
 
 
 class NotGroupedError(InputValueError):
@@ -229,3 +231,17 @@ def evaluate_batches(
         if progress is not None:
             progress(batch)
     return combiner.result()
+
+
+def evaluate_run_in_parts(run: RunInParts, qrels, metrics: list,
+                          conventions: Conventions) -> Evaluation:
+    """:func:`evaluate_batches` of ``run.parts()``; if its queries are not grouped, and
+    ``run.whole`` says how to read it at once, :func:`~ragmetrics.evaluate` of that."""
+    try:
+        return evaluate_batches(run.parts(), qrels, metrics, **conventions.as_dict())
+    except NotGroupedError as error:
+        if run.whole is None:
+            raise
+        if run.on_fallback is not None:
+            run.on_fallback(error)
+        return evaluate(run.whole(), qrels, metrics, **conventions.as_dict())

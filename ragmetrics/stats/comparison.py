@@ -34,6 +34,7 @@ import pandas as pd
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
+    FormatError,
     InputError,
     InputTypeError,
     InputValueError,
@@ -545,6 +546,8 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
         warnings.simplefilter("always", RagmetricsWarning)
         try:
             result = evaluate(run, qrels, metrics, **policies)
+        except FormatError:
+            raise  # a run read as it is evaluated: the error names its file already
         except InputError as error:
             kind = InputTypeError if isinstance(error, TypeError) else InputValueError
             raise kind(f"system {name!r}: {error}") from error
@@ -642,6 +645,11 @@ def _bootstrap(values, differences, n_metrics, n_resamples, seed, tracker):
                  + len(finite_column_groups(differences)))
 
     value_means = _grouped_means(values, n_resamples, seed, tracker)
+    if not separate:  # the usual case: each system's block minus the baseline's, at once
+        others = value_means[:, n_metrics:].reshape(n_resamples, -1, n_metrics)
+        difference_means = (others - value_means[:, None, :n_metrics]).reshape(
+            n_resamples, differences.shape[1])
+        return value_means, difference_means
     difference_means = np.full((n_resamples, differences.shape[1]), np.nan)
     for j in np.flatnonzero(derived):
         difference_means[:, j] = value_means[:, n_metrics + j] - value_means[:, j % n_metrics]
@@ -654,8 +662,13 @@ def _bootstrap(values, differences, n_metrics, n_resamples, seed, tracker):
 
 def _grouped_means(matrix, n_resamples, seed, tracker) -> np.ndarray:
     """Bootstrap means (resamples x columns); each group of columns resampled on its rows."""
+    groups = finite_column_groups(matrix)
+    if len(groups) == 1 and len(groups[0][1]) == matrix.shape[1]:  # the usual case: one
+        rows, _ = groups[0]
+        return bootstrap_means(matrix[rows], n_resamples=n_resamples, seed=seed,
+                               progress=tracker.step())
     out = np.full((n_resamples, matrix.shape[1]), np.nan)
-    for rows, cols in finite_column_groups(matrix):
+    for rows, cols in groups:
         out[:, cols] = bootstrap_means(matrix[rows][:, cols], n_resamples=n_resamples,
                                        seed=seed, progress=tracker.step())
     return out
