@@ -23,10 +23,27 @@ class UsageError(InputError):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with a usage error as one line (no usage block), exit status 2."""
+    """argparse, with a usage error as one line (no usage block), exit status 2.
+
+    ``stray_positionals``: the dest of a list positional (``nargs="*"``) that also takes
+    the positional arguments written after an option. argparse fills an optional
+    positional at its first chance, even with nothing, so in ``GOLDEN --k 5 RUN`` the run
+    would be left over as an unrecognized argument.
+    """
+
+    stray_positionals: str | None = None
 
     def error(self, message):
         raise UsageError(f"{message} (see: {self.prog} --help)")
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if self.stray_positionals is not None and extras:
+            stray = [a for a in extras if not a.startswith("-")]
+            if stray and not any(a.startswith("-") for a in extras):
+                getattr(namespace, self.stray_positionals).extend(stray)
+                extras = []
+        return namespace, extras
 
 
 def number(text: str):
@@ -36,7 +53,7 @@ def number(text: str):
 
 
 def existing_file(path_text: str, label: str) -> Path:
-    """The path of a file that exists and is a regular file, else a usage error."""
+    """``path_text`` as a Path, or a usage error naming ``label`` if it is not a file."""
     path = Path(path_text)
     if not path.exists():
         raise UsageError(f"{label} file not found: {path_text}")

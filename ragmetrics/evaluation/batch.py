@@ -16,6 +16,7 @@ import pandas as pd
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
+    InputTypeError,
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
 )
@@ -104,9 +105,12 @@ class Evaluation:
 
 def evaluate(
     run,
-    qrels,
+    qrels=None,
     metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),
     *,
+    chunks=None,
+    evidence=None,
+    documents=None,
     relevance_level: float = 1,
     gain: str = "linear",
     ties: str = "trec_eval",
@@ -127,15 +131,27 @@ def evaluate(
         or a Polars ``DataFrame`` or ``LazyFrame`` (ids stay in Arrow:
         :mod:`~ragmetrics.evaluation.arrow_inputs`), or a ``dask.dataframe.DataFrame``,
         evaluated partition by partition on Dask (:mod:`~ragmetrics.evaluation.on_dask`).
-    qrels : DataFrame, table or mapping
+    qrels : DataFrame, table, mapping or SpanJudgments
         ``query_id``, ``doc_id`` and ``relevance`` columns (pandas, pyarrow or Polars);
-        or ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``.
+        or ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``. Or
+        evidence spans, :class:`ragmetrics.spans.SpanJudgments`, with ``chunks``.
     metrics : sequence of str
         Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
         (or ``"rr"``), ``"mrr@10"``, ``"ndcg@10"``, ``"ndcg"`` (uncut), ``"dcg@10"``,
         ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``
         (:data:`ragmetrics.METRICS`). The default is the article's four at k=10.
-        Columns are named as asked.
+        Columns are named as asked. With evidence, also the span metrics
+        (``"span_recall@10"``, ``"span_iou@budget=1000"``, ...:
+        :mod:`ragmetrics.spans.names`).
+    chunks : DataFrame, records or file, optional
+        The run's chunking (``chunk_id, doc_id, start, end`` or ``text``), when the
+        judgments are evidence spans: the run's doc ids are its chunk ids
+        (:mod:`ragmetrics.spans.judging`).
+    evidence, documents : optional
+        Evidence spans (and the documents' text) instead of ``qrels``: the same as
+        ``qrels=SpanJudgments(evidence, documents=documents)``. The id-based metrics then
+        judge each chunk by the rule of :class:`~ragmetrics.spans.SpanJudgments`
+        (default: any shared character), and every query of the evidence is scored.
 {conventions}
         The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
@@ -171,6 +187,14 @@ def evaluate(
         order_by=order_by,
     )
     names = [metrics] if isinstance(metrics, str) else list(metrics)
+    # Evidence spans (ragmetrics.spans) are built on this module: imported when called.
+    from ..spans.judging import span_request
+
+    spans = span_request(qrels, names, chunks=chunks, evidence=evidence, documents=documents)
+    if spans is not None:
+        return spans.evaluate(run, conventions)
+    if qrels is None:
+        raise InputTypeError("evaluate needs the judgments: qrels, or evidence= with chunks=")
     specs = parse_metrics(names)
     if is_dask_frame(run):  # the same evaluation, partition by partition, on Dask
         return evaluate_on_dask(run, qrels, names, conventions)
