@@ -68,3 +68,33 @@ def test_dask_runs_give_the_values_of_the_run_in_memory(client):
         pd.testing.assert_frame_equal(found.per_query, whole.per_query, check_exact=True)
         pd.testing.assert_series_equal(found.summary, whole.summary, rtol=0, atol=1e-12)
         assert found.queries_missing_from_run == whole.queries_missing_from_run == ("q-missing",)
+
+
+def test_partitions_that_split_queries_are_shuffled_on_query_id(client, monkeypatch):
+    from ragmetrics.evaluation import on_dask
+
+    run, qrels = make_case(seed=1, n_queries=200)
+    # Every query's rows spread over every partition; ties in row order (input_order).
+    spread = run.sample(frac=1, random_state=0).reset_index(drop=True)
+    whole = quietly(evaluate, spread, qrels, METRICS, ties="input_order")
+    shuffles = []
+    grouped = on_dask._grouped
+    monkeypatch.setattr(on_dask, "_grouped", lambda frame: shuffles.append(1) or grouped(frame))
+    arrow_ids = spread.astype({"query_id": "string[pyarrow]", "doc_id": "string[pyarrow]"})
+    for frame in (spread, arrow_ids):
+        shuffles.clear()
+        found = quietly(evaluate, dd.from_pandas(frame, npartitions=4), qrels, METRICS,
+                        ties="input_order")
+        assert shuffles == [1]
+        pd.testing.assert_frame_equal(found.per_query, whole.per_query, check_exact=True)
+        pd.testing.assert_series_equal(found.summary, whole.summary, rtol=0, atol=1e-12)
+    # Whole queries in each partition: no shuffle.
+    shuffles.clear()
+    ordered = run.sort_values("query_id", kind="stable").reset_index(drop=True)
+    heads = np.flatnonzero(ordered["query_id"].ne(ordered["query_id"].shift()).to_numpy())
+    aligned = dd.from_pandas(ordered, npartitions=1).repartition(
+        divisions=[0, int(heads[80]), len(ordered) - 1])
+    found = quietly(evaluate, aligned, qrels, METRICS, ties="input_order")
+    assert shuffles == []
+    expected = quietly(evaluate, ordered, qrels, METRICS, ties="input_order")
+    pd.testing.assert_series_equal(found.summary, expected.summary, rtol=0, atol=1e-12)

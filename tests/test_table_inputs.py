@@ -145,3 +145,27 @@ def test_byte_hashes_tell_ids_that_share_a_prefix_or_bytes():
     assert (hashes[: len(ids)] == hashes[len(ids):]).all()
     sliced = pa.array(["x", *ids], pa.large_string()).slice(1)
     assert (arrow_ids.text_hashes(sliced) == hashes[: len(ids)]).all()
+
+
+@pytest.mark.parametrize("shape", [*SHAPES, "polars DataFrame", "polars LazyFrame"])
+def test_compare_takes_every_table_and_gives_the_numbers_of_object_ids(shape):
+    if shape.startswith("polars"):
+        pl = pytest.importorskip("polars", reason="polars is a test dependency")
+
+        def convert(frame):
+            table = pl.from_pandas(frame.astype({"query_id": str, "doc_id": str}))
+            return table.lazy() if shape.endswith("LazyFrame") else table
+    else:
+        convert = SHAPES[shape]
+    run_a, qrels = random_case(5)
+    run_b, _ = random_case(6)
+    metrics = ["mrr@10", "ndcg@10", "recall@5"]
+    expected = quietly(compare, {"a": run_a, "b": run_b}, qrels, metrics, n_resamples=300)
+    found = quietly(compare, {"a": convert(run_a), "b": convert(run_b)}, convert(qrels),
+                    metrics, n_resamples=300)
+    for system in ("a", "b"):
+        pd.testing.assert_frame_equal(found.per_query[system], expected.per_query[system],
+                                      check_exact=True)
+    pd.testing.assert_frame_equal(found.summary, expected.summary, check_exact=True)
+    pd.testing.assert_frame_equal(found.tests, expected.tests, check_exact=True)
+    assert found.warnings == expected.warnings

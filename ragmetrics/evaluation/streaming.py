@@ -18,6 +18,7 @@ puts the partitions of a Dask DataFrame together the same way (:class:`PartCombi
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Iterable
 
@@ -149,13 +150,22 @@ class PartCombiner:
         return result
 
     def _warn_rank_order(self) -> None:
+        """One warning, as for the run in memory: the queries of every part counted, the
+        first part's example shown (parts hold whole queries in run order)."""
         if not self.rank_warnings:
             return
+        counted = [_RANK_COUNT.search(message) for message in self.rank_warnings]
         message = self.rank_warnings[0]
-        if len(self.rank_warnings) > 1:
-            message += (f" [counted in the first part of the run; "
-                        f"{len(self.rank_warnings) - 1} later parts disagree too]")
+        if all(counted):
+            n = sum(int(found.group(1)) for found in counted)
+            message = _RANK_COUNT.sub(
+                f"disagrees with its scores on {n} {'query' if n == 1 else 'queries'}",
+                message, count=1)
         warnings.warn(message, RankOrderWarning, stacklevel=4)
+
+
+#: The count of queries in a RankOrderWarning (ragmetrics.evaluation.inputs).
+_RANK_COUNT = re.compile(r"disagrees with its scores on (\d+) quer(?:y|ies)")
 
 
 def evaluate_batches(

@@ -345,7 +345,7 @@ def compare(
     max_resamples: int | None = None,
     seed: int = 0,
     correction: str = "holm",
-    progress: Callable[[int, int], object] | None = None,
+    progress: bool | Callable[[int, int], object] | None = None,
     relevance_level: float = 1,
     gain: str = "linear",
     ties: str = "trec_eval",
@@ -404,11 +404,12 @@ def compare(
     correction : {"holm", "bh", "none"}, default "holm"
         See :data:`ragmetrics.stats.CORRECTIONS`; applied to the randomization p-values of
         all rows of ``.tests``.
-    progress : callable(done, total), optional
-        Called as resampling advances; ``done`` reaches ``total`` at the end. ``total``
-        counts resamples over every pass (the bootstrap, then the randomization test), so
-        it is a multiple of ``n_resamples``; it grows when an undecided claim is
-        resampled further.
+    progress : bool or callable(done, total), optional
+        ``True``: a progress bar of the resampling (by ``tqdm.auto``: a widget in a
+        notebook, text on standard error elsewhere). A callable is called as resampling
+        advances; ``done`` reaches ``total`` at the end. ``total`` counts resamples over
+        every pass (the bootstrap, then the randomization test), so it is a multiple of
+        ``n_resamples``; it grows when an undecided claim is resampled further.
 {conventions}
         The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
         same for every system. Under a ``"skip"`` policy, each statistic uses the queries
@@ -471,6 +472,10 @@ def compare(
         )
     seed = check_seed(seed)
     correction = check_correction(correction)
+    if isinstance(progress, bool):  # True: a bar (a widget in a notebook)
+        from ..progress import resampling_callback  # tqdm, imported when a bar is drawn
+
+        progress = resampling_callback(progress)
     progress = check_progress(progress)
     conventions = Conventions(
         relevance_level=relevance_level, gain=gain, ties=ties, duplicates=duplicates,

@@ -1,9 +1,10 @@
 """Progress bars for long work: reading large files, evaluating in parts, resampling.
 
-Shown on standard error when it is a terminal, and never with ``--quiet``, in a pipe or
-a log file: a command whose output is kept gets no control characters in it. Drawn by
-tqdm (imported only when a bar is shown), which in a notebook (``tqdm.auto``) draws a
-widget instead.
+The command shows them on standard error when it is a terminal, and never with
+``--quiet``, in a pipe or a log file: a command whose output is kept gets no control
+characters in it. In Python, ``compare(..., progress=True)`` asks for one. Drawn by
+``tqdm.auto`` (imported only when a bar is shown): a text bar on a terminal, a widget in
+a notebook.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class Progress:
             enabled = sys.stderr.isatty()
         self._bar = None
         if enabled:
-            from tqdm import tqdm
+            from tqdm.auto import tqdm  # a widget in a notebook, text elsewhere
 
             # Few updates (a part, a pass of resamples): draw each one.
             self._bar = tqdm(total=total, desc=label, unit=unit, unit_scale=scale,
