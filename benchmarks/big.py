@@ -129,7 +129,7 @@ def _measured(function, *args) -> dict:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     peak = _status_kib("VmHWM") or 0
     return {"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
-            "value": value}
+            "peak_rss_mib": peak / 1024, "value": value}
 
 
 def _in_process(function, *args, timeout: float = 900) -> dict:
@@ -406,6 +406,19 @@ def _covid_like(folder: Path, n_runs: int, seed: int = 0) -> tuple[Path, list[Pa
     return qrels, runs
 
 
+# The work trec_eval does, in one process: read each run, evaluate it, print its means.
+_MEANS_ONLY = """
+import sys, warnings
+import ragmetrics as rm
+from ragmetrics.stats import default_metrics
+qrels = rm.read_qrels(sys.argv[1])
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", rm.RagmetricsWarning)
+    for path in sys.argv[2:]:
+        print(path, rm.evaluate(rm.read_run(path), qrels, default_metrics()).summary.to_dict())
+"""
+
+
 def find_trec_eval(given: str | None) -> str | None:
     for candidate in (given, os.environ.get("TREC_EVAL"), shutil.which("trec_eval")):
         if candidate and os.access(candidate, os.X_OK):
@@ -425,7 +438,11 @@ def start_and_many_runs(folder: Path, n_runs: int, trec_eval: str | None,
     found = {"lines": _line_count(runs[0]), "qrels_lines": _line_count(qrels), "runs": n_runs,
              "import_pandas": _best([sys.executable, "-c", "import pandas"], 5),
              "one_run": _best(one, 5),
-             "many_runs": _best([*_command(), "evaluate", str(qrels), *map(str, runs)], 1)}
+             "many_runs": _best([*_command(), "evaluate", str(qrels), *map(str, runs)], 1),
+             "many_runs_1000": _best([*_command(), "evaluate", str(qrels), *map(str, runs),
+                                      "--resamples", "1000"], 1),
+             "many_runs_means": _best([sys.executable, "-c", _MEANS_ONLY, str(qrels),
+                                       *map(str, runs)], 1)}
     log(f"  [big] one run from files to means: {found['one_run']['wall_s']:.2f} s; "
         f"{n_runs} runs: {found['many_runs']['wall_s']:.1f} s")
     if trec_eval is not None:
@@ -563,7 +580,9 @@ def render_big(found: dict) -> str:
         s = found["streamed"]
         out += [(f"Streamed: {s['rows']:,} rows generated on the fly, read and evaluated in "
                 f"parts: {s['wall_s']:.1f} s wall, {s['cpu_s']:.1f} s CPU, peak "
-                f"{s['peak_mib']:.0f} MiB above start; {s['value']['queries']:,} queries, "
+                f"{s['peak_mib']:.0f} MiB above start (peak RSS of the process "
+                f"{s.get('peak_rss_mib', float('nan')):.0f} MiB, with the pages it shares "
+                f"with the benchmark's parent); {s['value']['queries']:,} queries, "
                 f"MRR {s['value']['mrr']:.6f} (expected {s['value']['mrr_expected']:.6f})."), ""]
     if "memory" in found:
         cells = found["memory"]
@@ -598,6 +617,11 @@ def render_big(found: dict) -> str:
         lines.append(f"{s['runs']} such runs in one call: {s['many_runs']['wall_s']:.1f} s "
                      f"wall, {s['many_runs']['cpu_s']:.1f} s CPU, peak "
                      f"{s['many_runs']['peak_mib']:.0f} MiB.")
+        if "many_runs_1000" in s:
+            lines.append(f"With 1,000 resamples: {s['many_runs_1000']['wall_s']:.1f} s. "
+                         f"Means only (read_run + evaluate of each run in one Python "
+                         f"process, the work trec_eval does): "
+                         f"{s['many_runs_means']['wall_s']:.1f} s.")
         if "trec_eval_many" in s:
             lines.append(f"{s['runs']} trec_eval processes: {s['trec_eval_many']['wall_s']:.1f}"
                          f" s wall, {s['trec_eval_many']['cpu_s']:.1f} s CPU.")
