@@ -341,8 +341,39 @@ def streamed(n_rows: int) -> dict:
 # -- the command ------------------------------------------------------------------------
 
 
-def _child_rusage(command: list[str]) -> dict:
-    """Wall time, CPU time and peak RSS (MiB) of a command, from its own rusage."""
+# Runs a command and prints its rusage. Linux records the peak RSS of the process a
+# command is exec'd from (the memory a fork or vfork shares with its parent) in the
+# command's own ru_maxrss, so a command started from this benchmark, which holds a
+# gigabyte of generated data at times, would report that gigabyte: started from this
+# small launcher it reports its own peak (plus the launcher's ~10 MB).
+_LAUNCHER = """
+import json, os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps({"wall_s": time.perf_counter() - start,
+                  "cpu_s": usage.ru_utime + usage.ru_stime,
+                  "peak_mib": usage.ru_maxrss / 1024,
+                  "status": os.waitstatus_to_exitcode(status)}))
+"""
+
+
+def _child_rusage(command: list[str], *, launcher: bool = True) -> dict:
+    """Wall time, CPU time and peak RSS (MiB) of a command, from its own rusage (through
+    :data:`_LAUNCHER`; ``launcher=False``: started directly, for timing short commands,
+    whose peak RSS is then not their own)."""
+    if launcher:
+        done = subprocess.run([sys.executable, "-c", _LAUNCHER, *command],
+                              check=False, capture_output=True, text=True)
+        if done.returncode != 0 or not done.stdout.strip():
+            raise RuntimeError(f"{' '.join(command[:4])}... failed: {done.stderr[-500:]}")
+        found = json.loads(done.stdout.strip().splitlines()[-1])
+        if found.pop("status") != 0:
+            raise RuntimeError(f"{' '.join(command[:4])}... failed: {done.stderr[-500:]}")
+        return found
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
@@ -450,8 +481,9 @@ def start_and_many_runs(folder: Path, n_runs: int, trec_eval: str | None,
                                         str(runs[0])], 5)
         start = time.perf_counter()
         cpu = 0.0
-        for run in runs:
-            cpu += _child_rusage([trec_eval, *TREC_EVAL_MEASURES, str(qrels), str(run)])["cpu_s"]
+        for run in runs:  # one process after the other, as a shell loop would
+            cpu += _child_rusage([trec_eval, *TREC_EVAL_MEASURES, str(qrels), str(run)],
+                                 launcher=False)["cpu_s"]
         found["trec_eval_many"] = {"wall_s": time.perf_counter() - start, "cpu_s": cpu}
         log(f"  [big] {n_runs} trec_eval processes: {found['trec_eval_many']['wall_s']:.1f} s")
     return found
