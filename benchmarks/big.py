@@ -4,12 +4,14 @@
                              [--memory-rows 1000000,4000000] [--dask-rows 10000000]
                              [--runs 126] [--trec-eval PATH] [--json out.json]
 
-Five measurements (``make bench`` runs them all, ``--no-big`` skips them):
+Five measurements (``make bench BENCH_ARGS=--big`` runs them all, ``benchmarks/run.py --big``):
 
 - **file to result**: seeded runs of 2M and 10M rows (100 docs a query, string ids, about
   8 judged docs a query: ``benchmarks/data.py``) written as a TREC run, CSV and Parquet,
   with TREC qrels; each read and evaluated (recall@10, precision@10, nDCG@10, RR) by
-  ragmetrics (``read_run`` + ``read_qrels`` + ``evaluate``), by pandas' readers +
+  ragmetrics (``read_run`` + ``read_qrels`` + ``evaluate``; for TREC also in parts of
+  whole queries, as the command reads a large run: ``read_trec_run_batches`` +
+  ``evaluate_batches``), by pandas' readers +
   ``evaluate`` (``read_csv(sep=r"\\s+")``, ``read_csv``, ``read_parquet``), and by
   pytrec_eval's own path (``pytrec_eval.parse_run`` / ``parse_qrel`` for TREC files, a
   ``{query: {doc: score}}`` dict from pandas' frame for the others, then
@@ -173,6 +175,21 @@ def ragmetrics_path(run_path: str, qrels_path: str) -> dict:
     return {m: float(result.summary[m]) for m in METRICS}
 
 
+def ragmetrics_parts_path(run_path: str, qrels_path: str) -> dict:
+    """A TREC run read and scored a part of whole queries at a time, as the command does."""
+    import warnings
+
+    import ragmetrics as rm
+    from ragmetrics.evaluation.streaming import evaluate_batches
+    from ragmetrics.io.batches import read_trec_run_batches
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rm.RagmetricsWarning)
+        parts = (part.frame for part in read_trec_run_batches(run_path))
+        result = evaluate_batches(parts, rm.read_qrels(qrels_path), METRICS)
+    return {m: float(result.summary[m]) for m in METRICS}
+
+
 def pandas_path(run_path: str, qrels_path: str) -> dict:
     import warnings
 
@@ -218,8 +235,10 @@ def pytrec_eval_path(run_path: str, qrels_path: str) -> dict:
     return {"queries": n}
 
 
-PATHS = {"ragmetrics": ragmetrics_path, "pandas + evaluate": pandas_path,
-         "pytrec_eval": pytrec_eval_path}
+PATHS = {"ragmetrics": ragmetrics_path, "ragmetrics, in parts": ragmetrics_parts_path,
+         "pandas + evaluate": pandas_path, "pytrec_eval": pytrec_eval_path}
+#: The paths that read one format only.
+ONLY = {"ragmetrics, in parts": "TREC"}
 
 
 def file_to_result(sizes: list[int], *, folder: Path, budget: float, log=print) -> list[dict]:
@@ -238,6 +257,8 @@ def file_to_result(sizes: list[int], *, folder: Path, budget: float, log=print) 
         slow = set()
         for fmt in ("TREC", "CSV", "Parquet"):
             for name, path in paths.items():
+                if ONLY.get(name, fmt) != fmt:
+                    continue
                 if name in slow:
                     cells.append({"rows": files["rows"], "format": fmt, "path": name,
                                   "skipped": f"over the {budget:.0f} s budget at a smaller "
