@@ -29,7 +29,7 @@ from ..errors import CoverageWarning, InputTypeError, InputValueError
 from ..policies import EMPTY_POLICIES, MISSING_POLICIES
 from ..validation import check_choice, check_k, check_relevance_level
 from .intervals import Measure, covered_before, overlapping_pairs, prefix_lengths, union
-from .names import SpanMetricSpec, is_span_metric, parse_span_metric
+from .names import SPAN_METRIC_TABLE, SpanMetricSpec, is_span_metric, parse_span_metric
 from .ranking import natural_order, rank_run
 from .tables import as_chunks, as_documents, as_evidence, check_same_kind, lay_out
 from .tokens import token_weights
@@ -218,13 +218,14 @@ class SpanScorer:
     def _apply_policies(self, values: dict) -> dict:
         policy = self.empty_relevant
         for name, column in values.items():
+            row = SPAN_METRIC_TABLE[name]
             if policy == "article":
-                column[self.empty] = 1.0 if name == "recall" else 0.0
+                column[self.empty] = row.article_value
             elif policy == "skip":
                 column[self.empty] = np.nan
             else:  # "zero" (and "error", which raised already if any query was empty)
                 column[self.empty] = 0.0
-            if self.missing_from_run == "skip" and name != "precision_omega":
+            if self.missing_from_run == "skip" and row.depends_on_run:
                 column[~self.in_run] = np.nan
         return values
 

@@ -19,37 +19,49 @@ from ..errors import InputTypeError, InputValueError
 from ..metrics.table import MetricSpec, parse_metrics
 from ..validation import check_k
 
-__all__ = ["SPAN_METRICS", "SpanMetricInfo", "SpanMetricSpec", "default_span_metrics",
+__all__ = ["SPAN_METRICS", "SPAN_METRIC_TABLE", "SpanMetricInfo", "SpanMetricSpec", "default_span_metrics",
            "is_span_metric", "parse_metric_names", "parse_span_metric"]
-
-#: The span metrics: name -> what it measures.
-SPAN_METRICS = {
-    "recall": "share of the evidence's characters (or tokens) that were retrieved",
-    "precision": "share of the retrieved characters (or tokens) that are evidence",
-    "iou": "retrieved and evidence, over retrieved or evidence (Jaccard)",
-    "precision_omega": "IoU of all chunks touching evidence: the best a chunking allows",
-}
-
-_PRETTY = {"recall": "Span recall", "precision": "Span precision", "iou": "Span IoU",
-           "precision_omega": "Span precision Ω"}
-
-_NAME = re.compile(r"^span_(?P<name>[a-z_]+?)(?:@(?:(?P<k>[0-9]+)|budget=(?P<budget>[0-9]+)))?$")
-
 
 @dataclass(frozen=True)
 class SpanMetricInfo:
-    """What a span metric is, in the terms :func:`ragmetrics.compare` reads a metric by.
+    """What a span metric is: one row of the span metric table.
 
-    The same attributes as the metric table's :class:`~ragmetrics.MetricInfo` that a
-    comparison needs: a name, the range of values and the better direction.
+    The attributes of the metric table's :class:`~ragmetrics.MetricInfo` that a
+    comparison reads (a name, the range of values, the better direction), and the two
+    facts the span engine's policies read: the score of a query with no evidence under
+    ``empty_relevant="article"``, and whether the metric depends on the run at all.
     """
 
     name: str  # "span_recall"
     pretty_name: str  # "Span recall"
     description: str
+    article_value: float = 0.0  # "nothing to find, so nothing missed" for recall
+    depends_on_run: bool = True  # precision_omega is the chunking's ceiling, run or not
     lower_bound: float = 0.0
     upper_bound: float = 1.0
     higher_is_better: bool = True
+
+
+#: The span metric table: column name -> its row.
+SPAN_METRIC_TABLE = {
+    row.name.removeprefix("span_"): row for row in (
+        SpanMetricInfo("span_recall", "Span recall",
+                       "share of the evidence's characters (or tokens) that were retrieved",
+                       article_value=1.0),
+        SpanMetricInfo("span_precision", "Span precision",
+                       "share of the retrieved characters (or tokens) that are evidence"),
+        SpanMetricInfo("span_iou", "Span IoU",
+                       "retrieved and evidence, over retrieved or evidence (Jaccard)"),
+        SpanMetricInfo("span_precision_omega", "Span precision Ω",
+                       "IoU of all chunks touching evidence: the best a chunking allows",
+                       depends_on_run=False),
+    )
+}
+
+#: The span metrics: name -> what it measures.
+SPAN_METRICS = {name: row.description for name, row in SPAN_METRIC_TABLE.items()}
+
+_NAME = re.compile(r"^span_(?P<name>[a-z_]+?)(?:@(?:(?P<k>[0-9]+)|budget=(?P<budget>[0-9]+)))?$")
 
 
 @dataclass(frozen=True)
@@ -62,7 +74,7 @@ class SpanMetricSpec:
 
     @property
     def info(self) -> SpanMetricInfo:
-        return SpanMetricInfo(f"span_{self.name}", _PRETTY[self.name], SPAN_METRICS[self.name])
+        return SPAN_METRIC_TABLE[self.name]
 
     def __str__(self) -> str:
         cut = (f"@{self.k}" if self.k is not None else
