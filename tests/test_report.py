@@ -10,6 +10,7 @@ import base64
 import os
 import re
 import sys
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -437,3 +438,20 @@ def test_drilldown_text_is_inert_in_every_format(hostile):
     assert not re.search(r"(?<!\\)\]\(javascript", markdown)
     assert r"\[click\](javascript:alert(1))" in markdown
     assert r"q\|2" in markdown
+
+
+def test_the_commands_report_has_the_drilldown(tmp_path, capsys):
+    """The command reads each run when it is scored and lets it go; the report's
+    drill-down reads the runs it shows again (a run read in parts is not shown)."""
+    from ragmetrics.cli import main
+
+    data = Path(__file__).resolve().parents[1] / "data" / "support_demo"
+    out = tmp_path / "report.html"
+    status = main(["evaluate", str(data / "golden.csv"), str(data / "runs" / "bm25.tsv"),
+                   str(data / "runs" / "dense_minilm.tsv"), "--metrics", "ndcg@10,mrr",
+                   "--resamples", "200", "--report", str(out)])
+    capsys.readouterr()
+    assert status == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.count('<details class="ranking">') == 5
+    assert "<script" not in page

@@ -32,7 +32,10 @@ import pandas as pd
 from ..errors import InputValueError, RankOrderWarning
 from ..metrics.table import MetricSpec, parse_metric
 from ..policies import Conventions
+from .arrow_inputs import as_frame
 from .inputs import qrels_columns, run_columns
+from .on_dask import is_dask_frame
+from .parts import DeferredRun, RunInParts
 from .variants import prepare_run
 
 __all__ = ["DECOMPOSABLE", "QueryRankings", "RankedDoc", "contributions"]
@@ -133,6 +136,12 @@ def contributions(metric, grades: list[float | None], judged: list[float], *,
     return out
 
 
+def shown_by_query(run) -> bool:
+    """Whether a run's rankings can be shown query by query: not one read in parts of
+    whole queries (a TREC run too large to hold) or kept on Dask."""
+    return not (isinstance(run, RunInParts) or is_dask_frame(run))
+
+
 class QueryRankings:
     """Each system's ranking of any one query, ordered as :func:`ragmetrics.evaluate` does.
 
@@ -152,6 +161,13 @@ class QueryRankings:
         c = self.conventions
         self._runs = {}
         for name, run in runs.items():
+            if not shown_by_query(run):
+                raise InputValueError(
+                    f"system {name!r} was read in parts (or is on Dask): its rankings are "
+                    "not shown query by query; pass it in memory (a DataFrame or a mapping)")
+            if isinstance(run, DeferredRun):  # read when needed, as compare read it
+                run = run.load()
+            run = as_frame(run)
             with warnings.catch_warnings():  # evaluate said it already, for the same run
                 warnings.simplefilter("ignore", RankOrderWarning)
                 columns = prepare_run(run_columns(run, order_by=c.order_by, ties=c.ties), c)

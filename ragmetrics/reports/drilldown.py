@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from ..evaluation.query_view import QueryRankings
+from ..evaluation.query_view import QueryRankings, shown_by_query
 from ..metrics.table import parse_metric
 from ..stats.comparison import Comparison
 from ..stats.power import DEFAULT_POWER
@@ -46,10 +46,12 @@ def ranking_sections(comparison: Comparison, metric: str, *, n: int = RANKED_QUE
     """For each system, its ``n`` queries that differ most from the baseline on ``metric``,
     both rankings side by side: ``(heading, caption, table)`` each.
 
-    Empty when the Comparison holds no runs (one not made by :func:`ragmetrics.compare`).
+    Empty when the Comparison holds no runs (one not made by :func:`ragmetrics.compare`,
+    or judged by evidence spans) or a run read in parts (too large to hold).
     """
     c = comparison
-    if c.runs is None or len(c.systems) < 2:
+    if (c.runs is None or len(c.systems) < 2
+            or not all(shown_by_query(run) for run in c.runs.values())):
         return []
     rankings = QueryRankings(c.runs, c.qrels, c.conventions)
     spec = parse_metric(metric)
