@@ -11,21 +11,29 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
+    InputValueError,
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
 )
 from ..metrics.scoring import score
-from ..metrics.table import parse_metrics
+from ..metrics.table import MetricSpec, parse_metrics
 from ..policies import Conventions, parameters_doc
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns
 
-__all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
+__all__ = ["AGGREGATES", "CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
+
+#: The floor of a geometric mean: trec_eval's MIN_GEO_MEAN (its values print 4 decimals).
+GEOMETRIC_FLOOR = 0.00001
+
+#: The statistics :meth:`Evaluation.aggregate` summarizes a metric by over queries.
+AGGREGATES = ("mean", "median", "std", "gmean", "sum", "min", "max")
 
 
 @dataclass(frozen=True)
@@ -36,10 +44,12 @@ class Evaluation:
     ----------
     per_query : pandas.DataFrame
         One row per evaluated query (index ``query_id``), one column per metric, named
-        exactly as requested and in that order.
+        exactly as requested and in that order (text for relstring and runid).
     summary : pandas.Series
-        The mean of each column over the evaluated queries (NaNs, from ``"skip"``
-        policies, left out).
+        The mean of each number column over the evaluated queries (NaNs, from ``"skip"``
+        policies, left out); for gm_map and gm_bpref, defined by their summary, the
+        geometric mean (trec_eval's: values floored at 1e-5). :meth:`aggregate` gives
+        the median, the standard deviation, the geometric mean and more.
     conventions : Conventions
         The policies the numbers were computed under.
     queries_missing_from_run : tuple
@@ -65,6 +75,33 @@ class Evaluation:
     @property
     def counts(self) -> pd.Series:
         return self.per_query.notna().sum().astype("int64")
+
+    def aggregate(self, statistic: str = "mean") -> pd.Series:
+        """Each number column summarized over the evaluated queries by ``statistic``.
+
+        ``"mean"`` (what :attr:`summary` holds, but for the geometric means of gm_map
+        and gm_bpref), ``"median"``, ``"std"`` (the sample standard deviation, over
+        n - 1), ``"gmean"`` (the geometric mean, each value floored at 1e-5 as trec_eval
+        floors gm_map's, so that one query at 0 does not make it 0), ``"sum"`` (trec_eval's
+        summary of counts such as num_rel), ``"min"`` or ``"max"``. NaNs (from ``"skip"``
+        policies) are left out, as in :attr:`summary`.
+
+        Examples
+        --------
+        >>> result = evaluate({"q1": ["a"], "q2": ["x", "b"], "q3": ["y"]},
+        ...                   {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}, ["mrr"])
+        >>> result.aggregate("mean").round(4).tolist(), result.aggregate("median").tolist()
+        ([0.5], [0.5])
+        >>> result.aggregate("gmean").round(4).tolist()  # (1 x 0.5 x 1e-5) ** (1/3)
+        [0.0171]
+        """
+        if statistic not in AGGREGATES:
+            raise InputValueError(f"statistic must be one of "
+                                  f"{', '.join(map(repr, AGGREGATES))}; got {statistic!r}")
+        numbers = self.per_query.select_dtypes(include="number")
+        if statistic == "gmean":
+            return _geometric_mean(numbers)
+        return getattr(numbers, statistic)(axis=0, skipna=True)
 
     # The names of earlier versions.
     @property
@@ -109,6 +146,8 @@ def evaluate(
     duplicates: str = "error",
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
+    unjudged: str = "nonrelevant",
+    max_retrieved: int | None = None,
     order_by: str = "score",
 ) -> Evaluation:
     """Score every query of a run against the judgments, with all metrics at once.
@@ -125,9 +164,11 @@ def evaluate(
     metrics : sequence of str
         Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
         (or ``"rr"``), ``"mrr@10"``, ``"ndcg@10"``, ``"ndcg"`` (uncut), ``"dcg@10"``,
-        ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``
-        (:data:`ragmetrics.METRICS`). The default is the article's four at k=10.
-        Columns are named as asked.
+        ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``, ``"bpref"``,
+        ``"err@10"``, ``"rbp(p=0.8)"``, ``"ndcg(1=3,2=9)@10"`` (a gain map),
+        ``"iprec_at_recall@0.2"``, ``"judged@10"``, or trec_eval's names (``"P_5"``,
+        ``"ndcg_cut_10"``, ``"infAP"``): every metric of :data:`ragmetrics.METRICS`.
+        The default is the article's four at k=10. Columns are named as asked.
 {conventions}
         The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
@@ -160,16 +201,20 @@ def evaluate(
         duplicates=duplicates,
         empty_relevant=empty_relevant,
         missing_from_run=missing_from_run,
+        unjudged=unjudged,
+        max_retrieved=max_retrieved,
         order_by=order_by,
     )
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    names = [metrics] if isinstance(metrics, (str, MetricSpec)) else list(metrics)
+    names = [str(name) if isinstance(name, MetricSpec) else name for name in names]
     specs = parse_metrics(names)
     columns = run_columns(run, order_by=order_by, ties=ties)
     prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
     in_run = prepared.coverage.in_run
     values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
                    query_ids=prepared.judged.ids,
-                   in_run=in_run if missing_from_run == "skip" else None)
+                   in_run=in_run if missing_from_run == "skip" else None,
+                   zero_for=~in_run if missing_from_run == "zero" and not in_run.all() else None)
     per_query = pd.DataFrame(dict(zip(names, values, strict=True)), index=prepared.index())
     order = prepared.natural_order()
     if missing_from_run == "skip":
@@ -177,7 +222,7 @@ def evaluate(
     per_query = per_query.iloc[order]
     result = Evaluation(
         per_query=per_query,
-        summary=per_query.mean(axis=0, skipna=True),
+        summary=_summary(per_query, specs),
         conventions=conventions,
         queries_missing_from_run=prepared.ids(~in_run),
         queries_missing_from_qrels=prepared.coverage.unjudged,
@@ -266,6 +311,27 @@ def _warn_if_nothing_relevant_retrieved(prepared: Prepared) -> None:
         "every metric that counts hits is 0; if that is unexpected, check that the run and "
         "the judgments write doc ids the same way",
         NoRelevantRetrievedWarning, stacklevel=3)
+
+
+def _summary(per_query: pd.DataFrame, specs) -> pd.Series:
+    """The mean of each number column; the geometric mean for the metrics it defines."""
+    values = {}
+    for column, spec in zip(per_query.columns, specs, strict=True):
+        if spec.info.kind == "text":
+            continue
+        frame = per_query[[column]]
+        values[column] = (_geometric_mean(frame) if spec.info.summary == "gmean"
+                          else frame.mean(axis=0, skipna=True)).iloc[0]
+    return pd.Series(values, index=[c for c in per_query.columns if c in values],
+                     dtype=np.float64)
+
+
+def _geometric_mean(frame: pd.DataFrame) -> pd.Series:
+    """exp(mean(log(max(v, 1e-5)))) of each column, NaNs left out (trec_eval's gm_map)."""
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.maximum(frame.to_numpy(np.float64), GEOMETRIC_FLOOR))
+    means = np.nanmean(logs, axis=0) if len(frame) else np.full(frame.shape[1], np.nan)
+    return pd.Series(np.exp(means), index=frame.columns, dtype=np.float64)
 
 
 def _count(n: int, one: str = "query", many: str = "queries") -> str:

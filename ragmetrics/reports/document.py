@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..policies import shown
 from ..stats.comparison import Comparison
 from .card import convention_card
 from .formatting import format_count, format_percent
@@ -168,7 +169,7 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
                      table=Table(("convention", "value"), tuple(card.items()))),
         conventions=", ".join(
             [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
-             for key, value in c.conventions.as_dict().items()]
+             for key, value in shown(c.conventions).items()]
             + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
         ),
         comparison=c,

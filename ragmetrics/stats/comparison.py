@@ -342,6 +342,8 @@ def compare(
     duplicates: str = "error",
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
+    unjudged: str = "nonrelevant",
+    max_retrieved: int | None = None,
     order_by: str = "score",
 ) -> Comparison:
     """Compare systems on the same queries, with intervals, paired tests and verdicts.
@@ -455,7 +457,8 @@ def compare(
     progress = check_progress(progress)
     conventions = Conventions(
         relevance_level=relevance_level, gain=gain, ties=ties, duplicates=duplicates,
-        empty_relevant=empty_relevant, missing_from_run=missing_from_run, order_by=order_by,
+        empty_relevant=empty_relevant, missing_from_run=missing_from_run, unjudged=unjudged,
+        max_retrieved=max_retrieved, order_by=order_by,
     )
     policies = conventions.as_dict()
 
