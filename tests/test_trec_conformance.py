@@ -310,3 +310,69 @@ def test_trec_eval_names_parse_to_the_metrics_of_the_table():
                  "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "runid", "num_q"):
         assert parse_metric(name).info.trec_eval, name
     assert math.isclose(parse_metric("rbp_p=0.8").arguments["p"], 0.8)
+
+
+# -- beyond the suite: outputs recorded from the trec_eval 10.0 program ------------------
+# Printed by trec_eval 10.0 (usnistgov/trec_eval f425365, built from source) for the
+# qrels and run below: q1's ranking holds an unjudged doc (d9) then a judged non-relevant
+# one; q2 is judged and absent from the run.
+SMALL_QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 2\n"
+SMALL_RUN = "q1 Q0 d9 0 1.0 r\nq1 Q0 d2 0 0.5 r\n"
+SMALL_MEASURES = ("-m", "iprec_at_recall.0.0", "-m", "11pt_avg", "-m", "utility.2,-1,0,0",
+                  "-m", "rbp_resid.p=0.8", "-m", "relstring.4", "-m", "num_ret")
+RECORDED = {
+    # -c scores q2 on a ranking of one unjudged doc, then sets num_ret to 0 and relstring
+    # to '' by their plain names only: utility_2,-1,0,0 is b * 1 = -1, rbp_resid 1 + 0.
+    ("-q", "-c"): """\
+num_ret               \tq1\t2
+iprec_at_recall_0.00  \tq1\t0.0000
+relstring_4           \tq1\t'-0'
+utility_2,-1,0,0      \tq1\t-2.0000
+11pt_avg              \tq1\t0.0000
+rbp_resid_p=0.8       \tq1\t0.8400
+num_ret               \tq2\t0
+iprec_at_recall_0.00  \tq2\t0.0000
+relstring_4           \tq2\t'-'
+utility_2,-1,0,0      \tq2\t-1.0000
+11pt_avg              \tq2\t0.0000
+rbp_resid_p=0.8       \tq2\t1.0000
+num_ret               \tall\t2
+iprec_at_recall_0.00  \tall\t0.0000
+utility_2,-1,0,0      \tall\t-1.5000
+11pt_avg              \tall\t0.0000
+rbp_resid_p=0.8       \tall\t0.9200
+""",
+    # -J removes the unjudged docs, q2's one doc included: interpolated precision then
+    # divides 0 by 0 at recall 0 and trec_eval prints -nan, also in the mean.
+    ("-q", "-c", "-J"): """\
+num_ret               \tq1\t1
+iprec_at_recall_0.00  \tq1\t0.0000
+relstring_4           \tq1\t'0'
+utility_2,-1,0,0      \tq1\t-1.0000
+11pt_avg              \tq1\t0.0000
+rbp_resid_p=0.8       \tq1\t0.0000
+num_ret               \tq2\t0
+iprec_at_recall_0.00  \tq2\t  -nan
+relstring_4           \tq2\t''
+utility_2,-1,0,0      \tq2\t0.0000
+11pt_avg              \tq2\t  -nan
+rbp_resid_p=0.8       \tq2\t0.0000
+num_ret               \tall\t1
+iprec_at_recall_0.00  \tall\t  -nan
+utility_2,-1,0,0      \tall\t-0.5000
+11pt_avg              \tall\t  -nan
+rbp_resid_p=0.8       \tall\t0.0000
+""",
+}
+
+
+@pytest.mark.parametrize("options", list(RECORDED))
+def test_minus_c_on_parameterised_measures_and_nan_as_trec_eval_prints_them(tmp_path, options):
+    (tmp_path / "qrels").write_text(SMALL_QRELS)
+    (tmp_path / "run").write_text(SMALL_RUN)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["trec_eval", *options, *SMALL_MEASURES, str(tmp_path / "qrels"),
+                       str(tmp_path / "run")])
+    assert status == 0
+    assert out.getvalue() == RECORDED[options]

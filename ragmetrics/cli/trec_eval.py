@@ -35,8 +35,10 @@ Where ragmetrics knowingly differs from trec_eval 10 (all outside its conformanc
 a gain map's gains less than 1 apart are sorted exactly (trec_eval compares them by the
 int truncation of their difference); a query whose judgments are all below 0 has no
 gain levels (trec_eval reuses the previous query's); a gain map entry for grade -1 or -2
-(trec_eval's codes for "not judged" and "judged below 0") is refused; 0/0 prints 0
-where trec_eval prints nan (e.g. iprec_at_recall with -M 0).
+(trec_eval's codes for "not judged" and "judged below 0") is refused; Rndcg prints 0
+where trec_eval divides 0 by 0 (a gain map that leaves no relevant grade a gain). Where
+trec_eval's interpolated precision divides 0 by 0 (a ranking that -J empties) this prints
+its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there.
 
 Exit status as for every subcommand: 0 on success, 2 on bad input (with the file and
 line), 1 on an internal error.
@@ -44,12 +46,16 @@ line), 1 on an internal error.
 
 from __future__ import annotations
 
+import math
 import sys
 import warnings
+
+import numpy as np
 
 from ..errors import InputError, RagmetricsWarning
 from ..evaluation import evaluate
 from ..io import read_trec_qrels, read_trec_run
+from ..metrics.interpolated import round_half_away
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
 from .common import UsageError
@@ -140,7 +146,7 @@ def run(args) -> int:
     # trec_eval refuses a doc listed twice for a query, but under -M only within the top N.
     run_frame = read_trec_run(_existing(args.run, "RUN"), extra_fields="ignore",
                               duplicates="keep" if args.max_retrieved else "error")
-    columns = list(dict.fromkeys(str(spec) for _, _, spec in wanted))
+    columns = list(dict.fromkeys([*(str(spec) for _, _, spec in wanted), "num_ret"]))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RagmetricsWarning)
         result = evaluate(
@@ -161,11 +167,79 @@ def run(args) -> int:
     if not len(result.per_query):
         raise UsageError("no query has both judgments and results")
     complete_num_rel = int((qrels["relevance"] > 0).sum()) if args.complete else None
+    if args.complete and missing:
+        _as_trec_eval_scores_missing(result, wanted, qrels, args)
+    _as_trec_eval_divides_by_no_doc(result, wanted, qrels, args)
     out = sys.stdout
     for line in format_lines(result, wanted, per_query=args.per_query,
                              summary=not args.no_summary, complete_num_rel=complete_num_rel):
         out.write(line)
     return 0
+
+
+def _as_trec_eval_scores_missing(result, wanted, qrels, args) -> None:
+    """trec_eval -c scores a judged query missing from the run on a ranking of one
+    unjudged doc, then sets num_ret, utility, relstring, unj and rbp_resid to 0 (or '')
+    by their printed names: under parameters (``utility_2,-1,0,0``) those of utility,
+    relstring and rbp_resid keep what the one-doc ranking gives them. So do these."""
+    frame = result.per_query
+    missing = list(result.queries_missing_from_run)
+    relevant = qrels[qrels["relevance"] >= args.level].groupby("query_id").size()
+    one_doc = 0 if args.judged_only else 1  # -J removes that unjudged doc too
+    for fam, printed, spec in wanted:
+        if printed == fam.root or fam.root not in ("utility", "rbp_resid", "relstring"):
+            continue
+        column, given = str(spec), spec.arguments
+        values = frame[column].to_numpy().copy()
+        for query in missing:
+            row = frame.index.get_loc(query)
+            if fam.root == "utility":
+                rel = float(relevant.get(query, 0))
+                values[row] = (given["a"] * 0 + given["b"] * one_doc + given["c"] * rel
+                               + given["d"] * (given["num_docs"] - one_doc - rel))
+            elif fam.root == "rbp_resid":
+                p = given["p"]
+                values[row] = p + (1 - p) * 1.0 if one_doc else 0.0
+            else:
+                values[row] = "-" if one_doc else ""
+        frame[column] = values
+    if any(printed != fam.root for fam, printed, _ in wanted):
+        object.__setattr__(result, "summary", result.summary.copy())
+        for fam, printed, spec in wanted:
+            if printed != fam.root and fam.root in ("utility", "rbp_resid"):
+                result.summary[str(spec)] = frame[str(spec)].astype(float).mean()
+
+
+def _as_trec_eval_divides_by_no_doc(result, wanted, qrels, args) -> None:
+    """A ranking left with no doc (by -J): trec_eval's interpolated precision divides 0 by
+    0 there, at each recall level that names rank 0, and prints -nan (as does every mean
+    over it). ragmetrics' evaluate scores 0; the command prints what trec_eval prints."""
+    frame = result.per_query
+    empty = frame["num_ret"].to_numpy(dtype=float) == 0
+    if not args.judged_only:  # -c's one-doc ranking of a missing query is not empty
+        empty &= ~frame.index.isin(result.queries_missing_from_run)
+    if not empty.any():
+        return
+    relevant = qrels[qrels["relevance"] >= args.level].groupby("query_id").size()
+    rel = np.array([float(relevant.get(q, 0)) for q in frame.index])
+    summary = result.summary.copy()
+    for fam, _, spec in wanted:
+        if fam.root == "iprec_at_recall":
+            levels = [spec.k]
+        elif fam.root == "11pt_avg":
+            levels = list(spec.arguments["levels"])
+        else:
+            continue
+        zero_rank = np.zeros(len(frame), dtype=bool)
+        for level in levels:
+            zero_rank |= round_half_away(level * rel) <= 0
+        nan = empty & zero_rank
+        if nan.any():
+            values = frame[str(spec)].to_numpy(dtype=float).copy()
+            values[nan] = np.nan
+            frame[str(spec)] = values
+            summary[str(spec)] = np.nan
+    object.__setattr__(result, "summary", summary)
 
 
 def _existing(path_text: str, label: str):
@@ -222,6 +296,8 @@ def _line(fam, printed: str, query: str, value) -> str:
         text = str(value)
     elif fam.integer:
         text = f"{int(value)}"
+    elif math.isnan(value):
+        text = "  -nan"  # C's printf of 0.0 / 0.0 (x86's NaN has its sign bit set)
     else:
         text = f"{float(value):6.4f}"
     return f"{printed:<22}\t{query}\t{text}\n"

@@ -113,9 +113,10 @@ def _expected_positive_times_dcg(r: RankedJudgments, gain, discount) -> np.ndarr
 
 
 def rndcg(r: RankedJudgments, k, *, gains=()) -> np.ndarray:
-    """nDCG averaged at the "R levels" (trec_eval's Rndcg): the ranks :math:`b` where the
-    ideal ranking's gain changes (and where it ends), plus the end of the ranking when
-    it is longer than the ideal; 0 for a query with no relevant doc."""
+    """nDCG averaged at the "R levels" (trec_eval's Rndcg): DCG@b / IDCG@b at the ranks
+    :math:`b` where the ideal ranking's gain changes (and where it ends, :math:`b = L`),
+    plus DCG / IDCG of the whole ranking when it is longer than :math:`L + 1` (trec_eval's
+    rule); 0 for a query with no relevant doc."""
     ideal = ideal_under(r, gains)
     start, length = _ideal_starts(ideal, r.n_queries)
     ideal_dcg = _running(ideal, ideal.gain / ideal.discounts())
@@ -140,7 +141,9 @@ def rndcg(r: RankedJudgments, k, *, gains=()) -> np.ndarray:
         points = np.where(idcg_b > 0, dcg_b / idcg_b, 0.0)
     total = np.bincount(b_query, weights=points, minlength=r.n_queries)
     count = np.bincount(b_query, weights=idcg_b > 0, minlength=r.n_queries)
-    longer = (n_ret > length) & (length > 0)
+    # trec_eval adds the end of the ranking as one more point only when the ranking goes
+    # on past the rank after the ideal's end (its loop has consumed that rank already).
+    longer = (n_ret > length + 1) & (length > 0)
     total_ideal = np.where(length > 0, ideal_dcg[np.maximum(start + length - 1, 0)]
                            if len(ideal_dcg) else 0.0, 0.0)
     final = np.where(n_ret > 0, dcg_so_far[np.maximum(first_row + n_ret - 1, 0)]

@@ -140,11 +140,12 @@ def relstring(r: RankedJudgments, k, *, length: int = 10) -> np.ndarray:
     codes = np.where(rel > 9, ord(">"), np.where(rel >= 0, ord("0") + np.clip(rel, 0, 9),
                                                  np.where(rel == -1, ord("-"), ord("."))))
     codes = np.where(whole | (rel < 0), codes, ord("?")).astype(np.uint8)
-    keep = r.rank < length
+    kept = np.flatnonzero(r.rank < length)
+    kept = kept[np.argsort(r.query[kept], kind="stable")]  # queries in code order
     # One string for all queries, split at a separator no code can be.
-    query = r.query[keep]
+    query = r.query[kept]
     text = np.full(len(query) + r.n_queries, ord("\n"), dtype=np.uint8)
     slots = np.arange(len(query)) + query  # each query's codes, then its separator
-    text[slots] = codes[keep]
+    text[slots] = codes[kept]
     parts = text.tobytes().decode("ascii").split("\n")[: r.n_queries]
     return np.array(parts, dtype=object)

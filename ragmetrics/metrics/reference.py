@@ -462,7 +462,9 @@ def ndcg_at_k(
     A gain map changes the weights of the grades (here grade 2 gains 9 instead of 2):
 
     >>> round(ndcg_at_k(["a", "b"], {"a": 1, "b": 2}, gains=((2, 9),)), 4)
-    0.7403
+    0.6934
+
+    That is :math:`(1 + 9 / \log_2 3) / (9 + 1 / \log_2 3)`: the ideal ranking puts b first.
     """
     k = check_k(k, allow_none=True)
     check_choice(gain, GAIN_POLICIES, "gain")
@@ -668,8 +670,11 @@ def eleven_point_average(
 
     Examples
     --------
-    >>> round(eleven_point_average(["a", "x", "y", "b"], {"a", "b"}), 4)  # 6 x 1 + 5 x 0.5
-    0.7727
+    Recall 0 to 0.7 of 2 relevant docs round to the first (``0.7 x 2 = 1.4``, precision
+    1 at rank 1) and 0.8 to 1 to the second (precision 2/4): (8 x 1 + 3 x 0.5) / 11.
+
+    >>> round(eleven_point_average(["a", "x", "y", "b"], {"a", "b"}), 4)
+    0.8636
     """
     values = [iprec_at_recall(retrieved, relevant, x, relevance_level=relevance_level,
                               empty_relevant=empty_relevant, duplicates=duplicates)
