@@ -15,7 +15,7 @@ export JUPYTER_PLATFORM_DIRS := 1
 # (MPLBACKEND=Agg) would store no figures, and nbval would fail every plot cell.
 unexport MPLBACKEND
 
-.PHONY: help run test bench
+.PHONY: help run test docs bench
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
@@ -23,7 +23,7 @@ help: ## List the targets
 $(STAMP):
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[lab,test]"
+	$(BIN)/python -m pip install --quiet -e ".[lab,test,docs]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -31,9 +31,12 @@ run: $(STAMP) ## Open the notebooks in JupyterLab
 	$(BIN)/jupyter lab $(ALLOW_ROOT) --notebook-dir=. \
 		$(if $(wildcard notebooks/00_index.ipynb),notebooks/00_index.ipynb,)
 
-test: $(STAMP) ## Run every test: lint, unit, doctest, property, oracle, notebooks
+test: $(STAMP) ## Run every test: lint, unit, doctest, property, oracle, notebooks, the book
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+docs: $(STAMP) ## Build the book (the notebooks and the API reference) into build/docs, offline
+	$(BIN)/python docs/build.py build/docs
 
 # Peers live in their own venv: they are benchmark dependencies, never runtime ones.
 BENCH_VENV := .venv-bench

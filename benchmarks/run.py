@@ -31,7 +31,9 @@ difference (ties, missing queries), found by experiment on the small preset; the
 (rows in rank order or shuffled; ids as pandas ``object``, ``str`` or Arrow strings); the
 single-query path (``ragmetrics.metric_curves``, the arrays the widgets use, target
 under 1 ms per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
-k = 1..50). ``--profile medium`` prints where ragmetrics spends its time instead.
+k = 1..50); and *file to frame*: ragmetrics' readers against pandas' on the same 2M-row
+TREC, CSV, JSON Lines and Parquet files (``benchmarks/readers.py``).
+``--profile medium`` prints where ragmetrics spends its time instead.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ import pandas as pd
 
 from benchmarks import data as bench_data
 from benchmarks import peers as bench_peers
+from benchmarks import readers as bench_readers
 
 K = 10
 TOLERANCE = 1e-12  # per-query values closer than this agree (summation order: ~1e-16)
@@ -623,6 +626,11 @@ def render(report: dict) -> str:
             out.append(markdown_table(variant_rows(by_library),
                                       [("library", "library"), *[(v, v) for v in labels]]))
             out.append("")
+    if report.get("readers"):
+        found = report["readers"]
+        out += ["", (f"## File to frame: {found['queries'] * found['depth']:,}-row files "
+                     f"({found['queries']:,} queries x {found['depth']} docs)"), "",
+                bench_readers.render_readers(found)]
     single = report.get("single_query")
     if single:
         out += ["", ("## Single query: f(retrieved, relevant, range(1, 51)), the default "
@@ -747,6 +755,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--profile", metavar="SIZE",
                         help="only profile one ragmetrics call at SIZE (top 10 by cumulative time, "
                              "then by internal time)")
+    parser.add_argument("--reader-queries", type=int, default=20_000,
+                        help="file to frame: queries of the files read (x 100 docs)")
+    parser.add_argument("--reader-repeat", type=int, default=2,
+                        help="file to frame: reads per (file, reader), each in a new process")
+    parser.add_argument("--reader-baseline", type=Path,
+                        help="file to frame: also time the ragmetrics package in this folder "
+                             "(e.g. git archive main ragmetrics, unpacked)")
+    parser.add_argument("--no-readers", action="store_true",
+                        help="skip the file-to-frame table")
     parser.add_argument("--warm-caches", action="store_true",
                         help="only call each library once on tiny data (ranx's numba cache)")
     return parser.parse_args(argv)
@@ -827,6 +844,11 @@ def main(argv=None) -> int:
         report["explain"] = in_child(explain, args.seed, names, HEAVY_TIES)
     _print("[single query] metric_curves, metrics_over_k ...")
     report["single_query"] = in_child(time_single_query, args.seed)
+    if not args.no_readers:
+        _print("[file to frame] ragmetrics' readers and pandas' on the same files ...")
+        report["readers"] = bench_readers.run_readers(
+            n_queries=args.reader_queries, repeat=args.reader_repeat,
+            baseline=args.reader_baseline, seed=args.seed, log=_print)
     variant_sizes = [size for size in _variant_sizes(args) if size in sizes]
     if len(variant_sizes) < len(_variant_sizes(args)):
         _print("note: variants are timed only at sizes also in --sizes: "

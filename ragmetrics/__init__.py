@@ -106,6 +106,7 @@ __all__ = [
 
 # Evaluation across chunkings (ragmetrics.spans): evidence spans instead of chunk ids.
 from .spans import (
+    SpanJudgments,
     chunk_qrels,
     document_qrels,
     document_run,
@@ -122,6 +123,7 @@ from .spans import (
 )
 
 __all__ += [
+    "SpanJudgments",
     "chunk_qrels",
     "document_qrels",
     "document_run",

@@ -30,6 +30,7 @@ __all__ = [
     "InputError",
     "InputTypeError",
     "InputValueError",
+    "NoRelevantChunkWarning",
     "NoRelevantRetrievedWarning",
     "RagmetricsWarning",
     "RankOrderWarning",
@@ -131,3 +132,12 @@ class RankOrderWarning(RagmetricsWarning):
 
 class NoRelevantRetrievedWarning(RagmetricsWarning):
     """No query's results hold a single relevant doc: often ids written two ways."""
+
+
+class NoRelevantChunkWarning(RagmetricsWarning):
+    """Queries have evidence, but no chunk of the run's chunking is relevant under the rule.
+
+    Their id-based metrics (judged from the evidence by
+    :class:`ragmetrics.spans.SpanJudgments`) are scored as queries with nothing to find;
+    their span metrics are not.
+    """

@@ -640,3 +640,37 @@ def test_article_code_empty_golden_set_recall_and_ndcg_are_1_precision_and_mrr_a
 
     assert recall_at_k(retrieved, nothing, 3) == 0.0
     assert ndcg_at_k(retrieved, nothing, 3) == 0.0
+
+
+# --- issue 17: the errata the notebooks add (teaching.errata numbers them) ---------------
+
+
+def test_mrr_of_ranks_5_10_15_is_not_one_over_the_mean_rank():
+    # ERRATUM 2. The summary's gloss, "how far down the ranked list was the first relevant
+    # chunk", is a mean rank. First hits at ranks 5, 10, 15: mean rank 10, but MRR =
+    # (1/5 + 1/10 + 1/15) / 3 = 0.1222, whose reciprocal is 8.18.
+    pairs = [([f"noise_{i}" for i in range(1, rank)] + ["answer"], {"answer"}) for rank in (5, 10, 15)]
+    got = mrr(pairs)
+    assert got == exactly((1 / 5 + 1 / 10 + 1 / 15) / 3)
+    assert 1 / got == as_printed(8.18, 2)
+    assert 1 / got != pytest.approx((5 + 10 + 15) / 3)
+
+
+def test_k_is_the_number_of_chunks_in_the_prompt():
+    # ERRATUM 10. "k=5: ... (5-10 chunks in prompt)": k = 5 scores, and sends, 5 chunks;
+    # Precision@5 divides by 5 and a 300-token chunk budget needs 500 + 5 x 300 tokens.
+    from ragmetrics.teaching import chunks_that_fit
+
+    assert precision_at_k(K_TRADEOFF_RETRIEVED, K_TRADEOFF_RELEVANT, 5) == exactly(2 / 5)
+    assert chunks_that_fit(500 + 5 * 300) == 5
+    assert chunks_that_fit(500 + 10 * 300) == 10
+
+
+def test_token_budget_k_4_needs_a_limit_of_1700_to_1999():
+    # ERRATUM 11. "500 tokens + 300 per chunk: k ≈ 4" holds only for a context limit of
+    # 1,700 to 1,999 tokens: floor((L - 500) / 300) = 4 exactly there.
+    from ragmetrics.teaching import chunks_that_fit
+
+    fits_4 = [limit for limit in range(1000, 3001) if chunks_that_fit(limit) == 4]
+    assert (fits_4[0], fits_4[-1]) == (1700, 1999)
+    assert chunks_that_fit(2000) == 5

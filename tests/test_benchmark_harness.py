@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import data, peers
+from benchmarks import data, peers, readers
 from benchmarks import run as bench_run
 
 
@@ -275,3 +275,45 @@ def test_time_variants_times_every_frame_and_compares_means():
         assert timing["best_s"] == min(timing["all_s"])
     # trec_eval's tie rule does not depend on row order; other data has other means.
     assert [t["same_means"] for t in found.values()] == [True, True, False]
+
+
+def test_the_file_to_frame_files_hold_one_run_in_every_format(tmp_path):
+    from ragmetrics import read_results, read_trec_qrels, read_trec_run
+
+    paths = readers.write_files(tmp_path, n_queries=30, depth=7, seed=3)
+    assert list(paths) == list(readers.FORMATS)
+    run, _ = data.make_data(data.Preset("readers", 30, 7), seed=3, missing_queries=0)
+    trec = read_trec_run(paths["TREC run"])
+    assert trec["doc_id"].tolist() == run["doc_id"].tolist()
+    assert trec["score"].tolist() == run["score"].tolist()  # exact, as written
+    assert trec["rank"].tolist() == [r for _ in range(30) for r in range(1, 8)]
+    expected = trec[["query_id", "doc_id", "rank", "score"]]
+    for name in ("CSV long", "JSONL long", "Parquet"):
+        pd.testing.assert_frame_equal(read_results(paths[name]), expected, obj=name)
+    qrels = read_trec_qrels(paths["TREC qrels"])
+    assert qrels[["query_id", "doc_id"]].equals(expected[["query_id", "doc_id"]])
+    assert set(qrels["relevance"]) <= {0, 1, 2, 3}
+
+
+def test_the_file_to_frame_table_reads_each_cell_in_a_fresh_process(tmp_path):
+    readers.write_files(tmp_path, n_queries=20, depth=5)
+    found = readers.measure_readers(tmp_path, repeat=1, log=lambda line: None)
+    cells = {(c["format"], c["reader"]): c for c in found["cells"]}
+    assert len(cells) == len(readers.FORMATS) * len(readers.READERS)
+    for (fmt, name), cell in cells.items():
+        assert cell["rows"] == 100, (fmt, name)
+        assert cell["wall_s"] > 0
+        assert cell["peak_mib"] >= 0
+        if name == "ragmetrics":
+            assert cell["dtypes"]["doc_id"] == str(pd.Series([], dtype=str).dtype)
+    found["queries"], found["depth"] = 20, 5
+    rows = readers.reader_rows(found)
+    assert [row["format"] for row in rows] == list(readers.FORMATS)
+    ours, theirs = cells[("CSV long", "ragmetrics")], cells[("CSV long", "pandas")]
+    assert rows[2]["ratio"] == pytest.approx(ours["wall_s"] / theirs["wall_s"])
+    table = readers.render_readers(found).splitlines()
+    header = [h.strip() for h in table[0].strip("|").split("|")]
+    assert header == ["file", "MiB", "rows", "ragmetrics s", "pandas s", "x pandas",
+                      "ragmetrics peak MiB", "pandas peak MiB", "memory x pandas"]
+    report = {"cells": [], "agreement": {}, "readers": found, "seed": 0}
+    assert "## File to frame: 100-row files (20 queries x 5 docs)" in bench_run.render(report)

@@ -36,6 +36,10 @@ EXPECTED = (
     "06_worked_example_cancellation.ipynb",
     "07_when_metrics_lie.ipynb",
     "08_evaluate_your_retriever.ipynb",
+    "09_chunking_changes_the_answer.ipynb",
+    "10_bugs_from_real_projects.ipynb",
+    "11_precision_recall_curves.ipynb",
+    "12_where_judgments_come_from.ipynb",
 )
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"
@@ -145,7 +149,7 @@ def _markdown(nb) -> str:
 
 
 def test_the_full_set_of_notebooks_exists():
-    """All nine notebooks are required: this fails until every one has been written."""
+    """Every notebook of the teaching order is required."""
     missing = [name for name in EXPECTED if not (NOTEBOOKS_DIR / name).exists()]
     assert not missing, f"missing notebooks: {missing}"
 
@@ -168,6 +172,8 @@ def test_no_notebooks_outside_the_notebooks_folder():
         if p.parent != NOTEBOOKS_DIR
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
         and ".ipynb_checkpoints" not in p.parts
+        # build/ (git-ignored) holds make docs' copy of the notebooks
+        and p.relative_to(root).parts[0] not in {"build", "dist"}
     ]
     assert not stray, f"notebooks belong in notebooks/: {stray}"
 
@@ -354,7 +360,8 @@ NEXT = [
 ]
 
 
-@pytest.mark.parametrize(("path", "following"), NEXT, ids=[p.name for p, _ in NEXT])
+@pytest.mark.parametrize(("path", "following"), NEXT,
+                         ids=[p.name for p, _ in NEXT])
 def test_ends_with_a_link_to_the_next_notebook(path, following):
     cells = [c for c in _read(path).cells if c.source.strip()]
     last = cells[-1]

@@ -63,7 +63,7 @@ def test_evaluate_agrees_with_the_per_query_functions(name):
         f"recall@{k}": recall_at_k(ret, rel, k),
         f"precision@{k}": precision_at_k(ret, rel, k),
         f"hit_rate@{k}": hit_rate_at_k(ret, rel, k),
-        f"mrr@{k}": reciprocal_rank(ret, rel, k),
+        f"rr@{k}": reciprocal_rank(ret, rel, k),
         f"ndcg@{k}": ndcg_at_k(ret, rel, k),
     }
     got = trap.scores()
@@ -96,7 +96,7 @@ def test_high_recall_low_precision_by_hand():
     scores = trap.scores()
     assert scores["recall@50"] == 3 / 3
     assert math.isclose(scores["precision@50"], 3 / 50)
-    assert scores["mrr@50"] == 1 / 2  # first hit at rank 2
+    assert scores["rr@50"] == 1 / 2  # first hit at rank 2
 
 
 def test_high_precision_low_recall_is_the_article_example():
@@ -112,7 +112,7 @@ def test_high_precision_low_recall_is_the_article_example():
 def test_high_mrr_low_recall_by_hand():
     trap = TRAPS["high_mrr_low_recall"]
     scores = trap.scores()
-    assert scores["mrr@10"] == 1 / 1
+    assert scores["rr@10"] == 1 / 1
     assert scores["recall@10"] == 1 / 8
     assert math.isclose(scores["ndcg@10"], 1 / _ideal_dcg(8, 10))
 

@@ -3,6 +3,7 @@
 ::
 
     ragmetrics evaluate GOLDEN RUN [RUN ...] [options]   # evaluate and compare runs
+    ragmetrics evaluate --evidence E --chunks C RUN [--chunks C2 RUN2 ...]   # chunkings
     ragmetrics trec_eval [-q] [-c] [-m MEASURE]... QRELS RUN   # trec_eval, drop-in
 
 One module per subcommand (:mod:`~ragmetrics.cli.evaluate`,
@@ -95,36 +96,6 @@ def main(argv: list[str] | None = None) -> int:
                    "report it")
             )
             return 1
-
-
-def _input_error_message(error: Exception) -> str:
-    if isinstance(error, OSError) and error.filename is not None:
-        reason = error.strerror or str(error)
-        return f"cannot read or write {os.fspath(error.filename)}: {reason}"
-    return str(error)
-
-
-def _say(message: str) -> None:
-    # Ids and file names come from the user: no escape sequence reaches the terminal.
-    print(f"ragmetrics: error: {terminal_text(message, keep_newlines=False)}",
-          file=sys.stderr)
-
-
-@contextlib.contextmanager
-def _terminate_as_exit():
-    """SIGTERM ends the command like Ctrl-C: files half written are removed first."""
-    def stop(signum, frame):
-        raise SystemExit(128 + signum)
-
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _input_error_message(error: Exception) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..io import read_qrels, read_run
 
-__all__ = ["Parser", "UsageError", "check_output_names", "load_qrels", "load_run", "number",
-           "progress_line"]
+__all__ = ["Parser", "UsageError", "check_output_names", "existing_file", "load_qrels",
+           "load_run", "number", "progress_line"]
 
 
 class UsageError(InputError):
@@ -23,10 +23,27 @@ class UsageError(InputError):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with a usage error as one line (no usage block), exit status 2."""
+    """argparse, with a usage error as one line (no usage block), exit status 2.
+
+    ``stray_positionals``: the dest of a list positional (``nargs="*"``) that also takes
+    the positional arguments written after an option. argparse fills an optional
+    positional at its first chance, even with nothing, so in ``GOLDEN --k 5 RUN`` the run
+    would be left over as an unrecognized argument.
+    """
+
+    stray_positionals: str | None = None
 
     def error(self, message):
         raise UsageError(f"{message} (see: {self.prog} --help)")
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if self.stray_positionals is not None and extras:
+            stray = [a for a in extras if not a.startswith("-")]
+            if stray and not any(a.startswith("-") for a in extras):
+                getattr(namespace, self.stray_positionals).extend(stray)
+                extras = []
+        return namespace, extras
 
 
 def number(text: str):
@@ -35,7 +52,8 @@ def number(text: str):
     return int(value) if value.is_integer() else value
 
 
-def _existing_file(path_text: str, label: str) -> Path:
+def existing_file(path_text: str, label: str) -> Path:
+    """``path_text`` as a Path, or a usage error naming ``label`` if it is not a file."""
     path = Path(path_text)
     if not path.exists():
         raise UsageError(f"{label} file not found: {path_text}")
@@ -46,7 +64,7 @@ def _existing_file(path_text: str, label: str) -> Path:
 
 def load_qrels(path_text: str, label: str = "GOLDEN"):
     """The judgments of a file, in whatever format it is (:func:`ragmetrics.io.read_qrels`)."""
-    return read_qrels(_existing_file(path_text, label))
+    return read_qrels(existing_file(path_text, label))
 
 
 def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "error",
@@ -56,7 +74,7 @@ def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "
     ``duplicates`` is the evaluation's convention: under ``"error"`` the reader refuses a
     doc listed twice, since it can name both lines.
     """
-    return read_run(_existing_file(path_text, label), extra_fields=extra_fields,
+    return read_run(existing_file(path_text, label), extra_fields=extra_fields,
                     duplicates="error" if duplicates == "error" else "keep")
 
 

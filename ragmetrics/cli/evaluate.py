@@ -4,11 +4,28 @@
 
     ragmetrics evaluate GOLDEN RUN [RUN ...] [--metrics recall@10,ndcg@10] [--k 5,10,20]
                         [--report out.html|out.md] [--per-query out.csv] [--names A,B] ...
+    ragmetrics evaluate --evidence E [--documents D] --chunks C RUN [RUN ...]
+                        [--chunks C2 RUN2 ...] [--metrics span_recall@10,span_iou@10] ...
 
 One run prints each metric's mean with its bootstrap interval; two or more also print
 each run against the first (the baseline): the difference, its interval, the paired
 randomization and t-test p-values, the corrected p-value and a verdict. Warnings (too few
 queries, one metric alone, queries missing from a run) are printed with the numbers.
+
+**Runs over different chunkings** are judged by evidence spans, not by a golden set of
+chunk ids (which no two chunkings share): ``--evidence`` is then the golden set, and no
+GOLDEN is given. Each ``--chunks CHUNKS RUN [RUN ...]`` names a chunking (``chunk_id,
+doc_id, start, end`` or ``chunk_id, doc_id, text``) and the runs retrieved from it; a
+single ``--chunks CHUNKS`` serves the RUNs given as positional arguments. Every run is
+scored on the evidence's questions: the span metrics (``span_recall@k``,
+``span_precision@k``, ``span_iou@k``, ``span_<name>@budget=N``; default: recall,
+precision and IoU at every ``--k``) on the text it retrieved, and the id-based metrics
+(``recall@10``, ``ndcg@10``, ...) with its chunks judged by ``--rule`` (default: a chunk
+is relevant when it shares a character with an evidence span). ``--documents`` (``doc_id,
+text``) locates quotes and chunk texts, counts tokens (``--unit token``) and checks
+offsets against each document's length. Evidence, documents and chunkings are read from
+``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` (:func:`ragmetrics.spans.read_table`); a bad
+value is reported with its file and line.
 
 **File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
 name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not:
@@ -41,13 +58,23 @@ from pathlib import Path
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..io.trec import EXTRA_FIELDS
-from ..metrics.table import metric_info, parse_metrics
+from ..metrics.table import metric_info
 from ..policies import CONVENTIONS, Conventions
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from ..reports.output_files import check_outputs
 from ..safe_text import terminal_text
+from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
+from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
-from .common import UsageError, check_output_names, load_qrels, load_run, number, progress_line
+from .common import (
+    UsageError,
+    check_output_names,
+    existing_file,
+    load_qrels,
+    load_run,
+    number,
+    progress_line,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -56,6 +83,9 @@ def add_parser(subcommands) -> None:
     """Add ``evaluate`` to the command's subcommands."""
     cmd = subcommands.add_parser(
         "evaluate",
+        usage="%(prog)s GOLDEN RUN [RUN ...] [options]\n"
+        "       %(prog)s --evidence E [--documents D] --chunks C RUN [RUN ...] "
+        "[--chunks C2 RUN2 ...] [options]",
         help="evaluate one or more runs against a golden set, with intervals and tests",
         description="Print each metric's mean with its bootstrap interval; with two or more "
         "runs, also each run against the first: the difference, its interval, paired "
@@ -64,14 +94,20 @@ def add_parser(subcommands) -> None:
         "fields per line; run: 6), compressed (.gz, .bz2, .xz, .zst) or not. An output "
         "never replaces an input. Exit status 2 on bad input, 1 on an internal error.",
     )
-    cmd.add_argument("golden", metavar="GOLDEN", help="the judgments: golden set or TREC qrels")
-    cmd.add_argument("runs", metavar="RUN", nargs="+", help="one or more runs (results)")
+    # Both optional to argparse: with --evidence there is no GOLDEN (run() checks).
+    cmd.add_argument("golden", metavar="GOLDEN", nargs="?",
+                     help="the judgments: golden set or TREC qrels (none with --evidence)")
+    cmd.add_argument("runs", metavar="RUN", nargs="*", help="one or more runs (results)")
+    cmd.stray_positionals = "runs"
     cmd.add_argument(
         "--metrics",
         metavar="LIST",
         help="comma-separated metric names, e.g. recall@10,ndcg@10,mrr; a name without a "
         "cut-off that needs one (recall, precision, hit_rate) is taken at every --k. "
-        "Default: recall, precision and nDCG at every --k, and MRR",
+        "Default: recall, precision and nDCG at every --k, and MRR. With --evidence also "
+        "span_recall@k, span_precision@k, span_iou@k, span_<name>@budget=N (a span name "
+        "without a cut scores every retrieved chunk); default: span recall, precision "
+        "and IoU at every --k",
     )
     cmd.add_argument("--k", metavar="LIST", default=",".join(map(str, DEFAULT_CUTOFFS)),
                      help="comma-separated cut-offs (default: %(default)s)")
@@ -87,6 +123,34 @@ def add_parser(subcommands) -> None:
                      help="a TREC run line of more than 6 fields: an error (an id with a "
                      "space in it shifts every field), or ignore what follows the run "
                      "name, as trec_eval does (default: %(default)s)")
+    spans = cmd.add_argument_group(
+        "evidence spans", "runs over chunks, judged by the passages that answer each "
+        "question, so that runs over different chunkings can be compared")
+    spans.add_argument("--evidence", metavar="FILE",
+                       help="the golden set as evidence spans: query_id, doc_id, start, end"
+                       "[, relevance] (or quote); a row with a query_id alone is a question "
+                       "without evidence. No GOLDEN is given with it")
+    spans.add_argument("--documents", metavar="FILE",
+                       help="the documents: doc_id, text (to locate quotes and chunk texts, "
+                       "count tokens, check offsets)")
+    spans.add_argument("--chunks", metavar=("CHUNKS", "RUN"), nargs="+", action="append",
+                       help="a chunking (chunk_id, doc_id, start, end or text), then the runs "
+                       "retrieved from it; repeat for each chunking")
+    spans.add_argument("--rule", choices=RULES, default=None,
+                       help="when a chunk is relevant, for the id-based metrics: it shares a "
+                       "character with evidence (any_overlap, the default), at least "
+                       "--threshold characters (min_chars), at least --threshold of it is "
+                       "evidence (chunk_coverage), it holds at least --threshold of a span "
+                       "(evidence_coverage)")
+    spans.add_argument("--threshold", metavar="T", type=number, default=None,
+                       help="the rule's threshold: characters for min_chars, a share in "
+                       "(0, 1] for the coverage rules")
+    spans.add_argument("--unit", choices=UNITS, default=None,
+                       help="what span metrics and budgets count: char (the default) or "
+                       "token (word pieces; needs --documents)")
+    spans.add_argument("--overlap", choices=OVERLAP_POLICIES, default=None,
+                       help="overlapping chunks counted once (union, the default) or once "
+                       "per chunk (sum: Chroma's published definitions)")
     stats = cmd.add_argument_group("statistics")
     stats.add_argument("--alpha", metavar="A", type=float, default=0.05,
                        help="significance level of the verdicts, after the correction "
@@ -135,9 +199,9 @@ def _cutoffs(text: str) -> list[int]:
     return ks
 
 
-def _metrics(text: str | None, ks: list[int]) -> list[str]:
+def _metrics(text: str | None, ks: list[int], *, spans: bool = False) -> list[str]:
     if text is None:
-        return default_metrics(ks)
+        return default_span_metrics(ks) if spans else default_metrics(ks)
     names = []
     for item in text.split(","):
         item = item.strip()
@@ -175,33 +239,88 @@ def _names(text: str | None, runs: list[str]) -> list[str]:
 # -- the command -----------------------------------------------------------------------
 
 
+_SPAN_OPTIONS = ("documents", "chunks", "rule", "threshold", "unit", "overlap")
+
+
+def _span_runs(args) -> list[tuple[str, str]]:
+    """``(run, chunking)`` of every run, from ``--chunks C RUN ...`` (and positional RUNs)."""
+    groups = args.chunks or []
+    if not groups:
+        raise UsageError("--evidence judges runs over chunks: give each run's chunking, "
+                         "--chunks CHUNKS RUN [RUN ...]")
+    positional = [path for path in [args.golden, *args.runs] if path is not None]
+    if positional:
+        if len(groups) != 1 or len(groups[0]) != 1:
+            raise UsageError(
+                f"with --evidence the evidence is the golden set (no GOLDEN), and each run "
+                f"follows its chunking (--chunks CHUNKS RUN [RUN ...]): {positional[0]} "
+                "follows no --chunks")
+        return [(path, groups[0][0]) for path in positional]
+    for group in groups:
+        if len(group) == 1:
+            raise UsageError(f"--chunks {group[0]}: no run follows it; write "
+                             "--chunks CHUNKS RUN [RUN ...]")
+    return [(path, group[0]) for group in groups for path in group[1:]]
+
+
 def run(args) -> int:
     """``ragmetrics evaluate``: print the comparison, write the reports; 0 on success."""
+    spans = args.evidence is not None
+    if not spans:
+        given = [f"--{name}" for name in _SPAN_OPTIONS if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"{given[0]} is for runs judged by evidence spans: give "
+                             "--evidence FILE too")
+        missing = (["GOLDEN"] if args.golden is None else []) + ([] if args.runs else ["RUN"])
+        if missing:
+            raise UsageError(f"the following arguments are required: {', '.join(missing)} "
+                             "(see: ragmetrics evaluate --help)")
+    if spans and args.unit == "token" and args.documents is None:
+        raise UsageError("--unit token counts the documents' tokens: give --documents FILE")
+    pairs = _span_runs(args) if spans else [(path, None) for path in args.runs]
+    run_paths = [path for path, _ in pairs]
     ks = _cutoffs(args.k)
-    metrics = _metrics(args.metrics, ks)
-    names = _names(args.names, args.runs)
+    metrics = _metrics(args.metrics, ks, spans=spans)
+    names = _names(args.names, run_paths)
     if args.baseline is not None and args.baseline not in names:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the run names {names}")
     check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
     check_output_names(args.per_query, "--per-query", (".csv",))
-    inputs = [("GOLDEN", args.golden)] + [("RUN", path) for path in args.runs]
+    if spans:
+        inputs = [("--evidence", args.evidence)]
+        inputs += [("--documents", args.documents)] if args.documents is not None else []
+        inputs += [("--chunks", path) for path in dict.fromkeys(c for _, c in pairs)]
+    else:
+        inputs = [("GOLDEN", args.golden)]
+    inputs += [("RUN", path) for path in run_paths]
     check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
 
     conventions = {c.keyword: getattr(args, c.keyword) for c in CONVENTIONS}
     Conventions(**conventions)  # the options' own errors, before any file is read
-    parse_metrics(metrics)
+    parse_metric_names(metrics)
 
-    qrels = load_qrels(args.golden)
-    try:
-        check_judgments(qrels, metrics, **conventions)
-    except InputError as error:
-        raise UsageError(f"GOLDEN {args.golden}: {error}") from None
+    if spans:
+        documents = (None if args.documents is None
+                     else existing_file(args.documents, "--documents"))
+        judgments = SpanJudgments(
+            existing_file(args.evidence, "--evidence"), documents=documents,
+            rule=args.rule or "any_overlap", threshold=args.threshold,
+            unit=args.unit or "char", overlap=args.overlap or "union")
+        chunks = {name: existing_file(path, "--chunks") for name, (_, path)
+                  in zip(names, pairs, strict=True)}
+    else:
+        judgments, chunks = load_qrels(args.golden), None
+        try:
+            check_judgments(judgments, metrics, **conventions)
+        except InputError as error:
+            raise UsageError(f"GOLDEN {args.golden}: {error}") from None
     runs = {name: load_run(path, extra_fields=args.trec_extra_fields, duplicates=args.duplicates)
-            for name, path in zip(names, args.runs, strict=True)}
+            for name, path in zip(names, run_paths, strict=True)}
     comparison = compare(
         runs,
-        qrels,
+        judgments,
         metrics,
+        chunks=chunks,
         baseline=args.baseline,
         alpha=args.alpha,
         confidence=args.confidence,

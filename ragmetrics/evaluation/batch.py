@@ -17,6 +17,7 @@ import pandas as pd
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
+    InputTypeError,
     InputValueError,
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
@@ -137,9 +138,12 @@ class Evaluation:
 
 def evaluate(
     run,
-    qrels,
+    qrels=None,
     metrics=("recall@10", "precision@10", "mrr", "ndcg@10"),
     *,
+    chunks=None,
+    evidence=None,
+    documents=None,
     relevance_level: float = 1,
     gain: str = "linear",
     ties: str = "trec_eval",
@@ -158,9 +162,10 @@ def evaluate(
         ``query_id``, ``doc_id`` and ``score`` (or ``rank``) columns; or
         ``{query_id: [doc ids in rank order]}``; or ``{query_id: {doc_id: score}}``.
         With both ``score`` and ``rank``, the score decides (as in trec_eval).
-    qrels : DataFrame or mapping
+    qrels : DataFrame, mapping or SpanJudgments
         ``query_id``, ``doc_id`` and ``relevance`` columns; or
-        ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``.
+        ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``. Or
+        evidence spans, :class:`ragmetrics.spans.SpanJudgments`, with ``chunks``.
     metrics : sequence of str
         Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
         (or ``"rr"``), ``"mrr@10"``, ``"ndcg@10"``, ``"ndcg"`` (uncut), ``"dcg@10"``,
@@ -168,7 +173,19 @@ def evaluate(
         ``"err@10"``, ``"rbp(p=0.8)"``, ``"ndcg(1=3,2=9)@10"`` (a gain map),
         ``"iprec_at_recall@0.2"``, ``"judged@10"``, or trec_eval's names (``"P_5"``,
         ``"ndcg_cut_10"``, ``"infAP"``): every metric of :data:`ragmetrics.METRICS`.
-        The default is the article's four at k=10. Columns are named as asked.
+        The default is the article's four at k=10. Columns are named as asked. With
+        evidence, also the span metrics
+        (``"span_recall@10"``, ``"span_iou@budget=1000"``, ...:
+        :mod:`ragmetrics.spans.names`).
+    chunks : DataFrame, records or file, optional
+        The run's chunking (``chunk_id, doc_id, start, end`` or ``text``), when the
+        judgments are evidence spans: the run's doc ids are its chunk ids
+        (:mod:`ragmetrics.spans.judging`).
+    evidence, documents : optional
+        Evidence spans (and the documents' text) instead of ``qrels``: the same as
+        ``qrels=SpanJudgments(evidence, documents=documents)``. The id-based metrics then
+        judge each chunk by the rule of :class:`~ragmetrics.spans.SpanJudgments`
+        (default: any shared character), and every query of the evidence is scored.
 {conventions}
         The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
@@ -207,6 +224,14 @@ def evaluate(
     )
     names = [metrics] if isinstance(metrics, (str, MetricSpec)) else list(metrics)
     names = [str(name) if isinstance(name, MetricSpec) else name for name in names]
+    # Evidence spans (ragmetrics.spans) are built on this module: imported when called.
+    from ..spans.judging import span_request
+
+    spans = span_request(qrels, names, chunks=chunks, evidence=evidence, documents=documents)
+    if spans is not None:
+        return spans.evaluate(run, conventions)
+    if qrels is None:
+        raise InputTypeError("evaluate needs the judgments: qrels, or evidence= with chunks=")
     specs = parse_metrics(names)
     columns = run_columns(run, order_by=order_by, ties=ties)
     prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)

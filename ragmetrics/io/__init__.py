@@ -25,6 +25,17 @@ Three promises hold for every reader and every format:
 
 A file must be UTF-8 (a leading byte-order mark is allowed), and may be compressed with
 gzip, bzip2, xz or Zstandard (:mod:`ragmetrics.io.source`).
+
+Every format is read twice over in principle, once in practice. The **fast parser**
+(Arrow's C++ CSV, JSON and Parquet readers, with the checks of :mod:`ragmetrics.io.checks`
+run over the Arrow columns by ``pyarrow.compute`` and NumPy: :mod:`ragmetrics.io.arrow`)
+reads a file only when it is sure to read it as the **definition** does (the TREC line
+scan, Python's ``csv`` and ``json`` modules one record at a time), and the definition
+reads the file whenever the fast parser is in doubt or meets a problem, so every error
+is the definition's, with its file, line and text. Ids stay in Arrow: the frames' id
+columns are pandas' ``str`` dtype (backed by pyarrow with pandas 3), with no Python
+object per row. A run of 2 million lines reads in about half a second (``make bench``,
+"file to frame").
 """
 
 from ..errors import FormatError

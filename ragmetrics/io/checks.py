@@ -13,6 +13,14 @@ for both, and so are the messages:
   no fraction (``2`` or ``2.0``, never ``0.5``), not a number written as a string;
 - a **number** (a score) is finite; in a typed file a number, not a string.
 
+A column's values are a pandas Series (the definitional parsers: Python's ``csv`` and
+``json`` modules, the line scan) or an Arrow array (the fast parsers of
+:mod:`ragmetrics.io.arrow`, and Parquet). Each check has one rule per value, written
+once, and two ways to find the first value that breaks it: a vectorised one
+(``pyarrow.compute`` over Arrow arrays and Arrow-backed Series, pandas over NumPy
+columns) and a loop for columns of mixed Python values. Both word the problem with
+the same function of the bad value.
+
 A check returns the converted column, or a :class:`Bad` naming the first bad record
 and what is wrong with it; the reader turns that into a :class:`~ragmetrics.FormatError`
 with the file, the line and the text of the line. Where several columns have a bad
@@ -21,6 +29,7 @@ value, the earliest record wins, and within one record the first column checked.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import numbers
@@ -30,6 +39,19 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .arrow import (
+    arrow_array,
+    byte_set,
+    first_true,
+    first_with_edge_byte,
+    memory_pool,
+    numpy_column,
+    only_bytes,
+    text_series,
+)
 
 __all__ = [
     "MISSING",
@@ -51,7 +73,24 @@ _ID_WHITESPACE = WHITESPACE + "\n"
 _INTEGER = r"[+-]?[0-9]+"
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _INTEGER_RE = re.compile(_INTEGER)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _INT64 = np.iinfo(np.int64)
+# The same rule for RE2 (pyarrow.compute): ^...$ match the whole value, as fullmatch.
+_DECIMAL_WHOLE = f"^(?:{_DECIMAL})$"
+_PADDED = r"^[ \t\r\f\v\n]|[ \t\r\f\v\n]$"  # begins or ends with _ID_WHITESPACE
+_ID_WHITESPACE_BYTES = byte_set(_ID_WHITESPACE)
+# The bytes of a number like 2.5 or -1e-3: an Arrow string column of only these bytes that
+# Arrow parses as doubles matches _DECIMAL in full (tests/test_fast_readers.py checks
+# every such string of up to 5 characters), with the values float() gives.
+def _is_decimal_byte(codes: np.ndarray) -> np.ndarray:
+    """Which bytes are among ``0-9 . e E + -`` (byte_set's answer, in fewer passes)."""
+    found = (codes >= ord("+")) & (codes <= ord("9")) & (codes != ord(",")) & (codes != ord("/"))
+    found |= (codes | 0x20) == ord("e")  # e or E
+    return found
+
+
+
+_DIGITS = byte_set("0123456789")
 
 
 class _Missing:
@@ -102,6 +141,9 @@ def id_problem(value, where: str, *, typed: bool = True) -> str | None:
     if value != value.strip(_ID_WHITESPACE):
         # Such an id can never match the same id written without the spaces.
         return f"{where} {value!r} begins or ends with whitespace"
+    if _SURROGATE.search(value):  # from a JSON escape such as "\ud800"
+        return (f"{where} {value!r} is not text: it holds a lone surrogate (a \\uD800-\\uDFFF "
+                "escape without its pair)")
     return None
 
 
@@ -163,6 +205,9 @@ def _first(problems) -> Bad | None:
 
 def check_ids(column: Column) -> pd.Series | Bad:
     """The ids of a column as text (a ``str`` Series), or the first bad one."""
+    array = arrow_array(column.values)
+    if array is not None:
+        return _arrow_ids(array, column.name)
     values = column.values
     dtype = values.dtype
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_float_dtype(dtype):
@@ -179,7 +224,8 @@ def check_ids(column: Column) -> pd.Series | Bad:
             )
             if bad is not None:
                 return _earlier_text_problem(values, column.name, bad)
-            values = values.map(lambda v: v if isinstance(v, str) else str(int(v)))
+            values = pd.Series([v if isinstance(v, str) else str(int(v)) for v in values],
+                               dtype=object)
         elif kind not in ("string", "empty"):
             return _first((i, id_problem(v, column.name)) for i, v in enumerate(values))
     bad = _text_id_problem(values, column.name)
@@ -200,7 +246,10 @@ def _text_id_problem(values: pd.Series, name: str, rows: np.ndarray | None = Non
         return None
     text = values.astype(object) if values.dtype != object else values
     bad = (text.str.len() == 0) | (text.str.strip(_ID_WHITESPACE) != text)
-    bad = bad.to_numpy(dtype=bool)
+    bad = bad.to_numpy(dtype=bool, copy=True)
+    wide = ~text.str.isascii().to_numpy(dtype=bool)  # only these can hold a surrogate
+    if wide.any():
+        bad[wide] |= text[wide].str.contains(_SURROGATE).to_numpy(dtype=bool)
     if not bad.any():
         return None
     i = int(np.argmax(bad))
@@ -211,6 +260,61 @@ def _texts(values: pd.Series) -> pd.Series:
     return pd.Series(values.to_numpy(dtype=object), dtype=str)
 
 
+def _arrow_ids(array, name: str) -> pd.Series | Bad:
+    """check_ids on an Arrow column: strings and integers are ids; nulls, empty and
+    space-padded strings and any other type are not."""
+    array = _plain(array)
+    kind = array.type
+    if _is_text(kind):
+        row = _min_row(first_true(pc.is_null(array)), _first_empty_or_padded(array))
+        if row is not None:
+            return Bad(row, id_problem(array[row].as_py(), name))
+        return text_series(array)
+    if pa.types.is_integer(kind):
+        row = first_true(pc.is_null(array))
+        if row is not None:
+            return Bad(row, id_problem(None, name))
+        return text_series(pc.cast(array, pa.large_string(), memory_pool=memory_pool()))
+    if not len(array):
+        return text_series(pa.array([], pa.large_string()))
+    return Bad(0, id_problem(array[0].as_py(), name))  # every value of this type is bad
+
+
+def _first_empty_or_padded(array) -> int | None:
+    """The first empty string, or string with whitespace at either end, or None."""
+    row = first_with_edge_byte(array, _ID_WHITESPACE_BYTES)
+    if row is False:  # not laid out for NumPy (a string view): the same rule in RE2
+        empty = pc.equal(pc.binary_length(array), 0)
+        row = _first_row(empty, pc.match_substring_regex(array, _PADDED))
+    return row
+
+
+def _cast_to(kind, *, safe: bool = True):
+    return lambda chunk: pc.cast(chunk, kind, safe=safe, memory_pool=memory_pool())
+
+
+def _plain(array):
+    """An Arrow column with its dictionary encoding (Parquet's, for strings) undone."""
+    if pa.types.is_dictionary(array.type):
+        return pc.cast(array, array.type.value_type, memory_pool=memory_pool())
+    return array
+
+
+def _is_text(kind) -> bool:
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind) or (
+        getattr(pa.types, "is_string_view", lambda _: False)(kind))
+
+
+def _first_row(*masks) -> int | None:
+    """The first row where any of the boolean Arrow arrays is true."""
+    return _min_row(*map(first_true, masks))
+
+
+def _min_row(*rows: int | None) -> int | None:
+    found = [row for row in rows if row is not None]
+    return min(found) if found else None
+
+
 # -- numbers --------------------------------------------------------------------------
 
 
@@ -219,6 +323,9 @@ def check_integers(column: Column) -> np.ndarray | Bad:
     values = column.values
     if not column.typed:
         return integers_from_text(values, column.name)
+    array = arrow_array(values)
+    if array is not None:
+        return _arrow_integers(array, column.name)
     dtype = values.dtype
     if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         if dtype.kind == "u" and len(values) and values.max() > _INT64.max:
@@ -248,6 +355,9 @@ def check_numbers(column: Column) -> np.ndarray | Bad:
     values = column.values
     if not column.typed:
         return numbers_from_text(values, column.name)
+    array = arrow_array(values)
+    if array is not None:
+        return _arrow_numbers(array, column.name)
     dtype = values.dtype
     if pd.api.types.is_bool_dtype(dtype):
         return Bad(0, _number_problem(values.iloc[0], column.name))
@@ -266,6 +376,9 @@ def check_numbers(column: Column) -> np.ndarray | Bad:
 
 def integers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
     """Text column -> int64, or the first row that is not a 64-bit integer."""
+    array = arrow_array(values)
+    if array is not None:
+        return _arrow_integers_from_text(array, name)
     valid = values.str.fullmatch(_INTEGER).to_numpy(dtype=bool)
     if not valid.all():
         i = int(np.argmin(valid))
@@ -281,6 +394,9 @@ def integers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
 
 def numbers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
     """Text column -> float64, or the first row without a finite number."""
+    array = arrow_array(values)
+    if array is not None:
+        return _arrow_numbers_from_text(array, name)
     valid = values.str.fullmatch(_DECIMAL).to_numpy(dtype=bool)
     if not valid.all():
         i = int(np.argmin(valid))
@@ -306,6 +422,101 @@ def _cast(values: pd.Series, dtype: str) -> np.ndarray:
     return values.astype(dtype).to_numpy()
 
 
+def _arrow_integers_from_text(array, name: str) -> np.ndarray | Bad:
+    """integers_from_text on Arrow strings (text columns have no nulls)."""
+    if not array.null_count and only_bytes(array, _DIGITS) and (
+            first_with_edge_byte(array, ()) is None):
+        digits = plus = None  # no sign, no empty value: ``[0-9]+`` in full
+    else:
+        plus, minus = pc.starts_with(array, "+"), pc.starts_with(array, "-")
+        digits = array  # ``[+-]?[0-9]+`` is: one sign at most, then ASCII digits
+        if pc.any(plus).as_py() or pc.any(minus).as_py():
+            digits = pc.if_else(pc.or_(plus, minus), pc.utf8_slice_codeunits(array, 1),
+                                array, memory_pool=memory_pool())
+        row = _first_row(pc.is_null(array), pc.invert(pc.ascii_is_decimal(digits)))
+        if row is not None:
+            return Bad(row, f"{name} must be an integer, got {array[row].as_py()!r}")
+    # Arrow's parser takes no "+".
+    unsigned = pc.if_else(plus, digits, array, memory_pool=memory_pool()) if (
+        plus is not None and pc.any(plus).as_py()) else array
+    try:
+        return numpy_column(unsigned, np.int64, _cast_to(pa.int64()))
+    except pa.ArrowInvalid:  # beyond int64: only a value of 19 digits or more can be
+        long = np.flatnonzero(pc.greater(pc.binary_length(array), 18).to_numpy(
+            zero_copy_only=False))
+        for row in map(int, long):
+            value = array[row].as_py()
+            if not _INT64.min <= int(value) <= _INT64.max:
+                return Bad(row, f"{name} {value!r} does not fit a 64-bit integer")
+        raise
+
+
+def _arrow_numbers_from_text(array, name: str) -> np.ndarray | Bad:
+    """numbers_from_text on Arrow strings: Arrow parses decimals as Python's float() does
+    (correctly rounded; 1e999 is inf, 1e-400 is 0.0)."""
+    out = None
+    if not array.null_count and only_bytes(array, _is_decimal_byte):
+        # Parsed, and made of the bytes of numbers: a match of _DECIMAL (see above).
+        with contextlib.suppress(pa.ArrowInvalid):
+            out = numpy_column(array, np.float64, _cast_to(pa.float64()))
+    if out is None:
+        bad = pc.invert(pc.match_substring_regex(array, _DECIMAL_WHOLE))
+        row = _first_row(pc.is_null(array), bad)
+        if row is not None:
+            return Bad(row, _not_a_number(name, array[row].as_py()))
+        try:
+            out = numpy_column(array, np.float64, _cast_to(pa.float64()))
+        except pa.ArrowInvalid:  # not seen; the definition decides
+            out = np.array([float(v) for v in array.to_pylist()], dtype=np.float64)
+    finite = np.isfinite(out)
+    if not finite.all():
+        row = int(np.argmin(finite))
+        return Bad(row, f"{name} {array[row].as_py()!r} is too large for a float")
+    return out
+
+
+def _arrow_integers(array, name: str) -> np.ndarray | Bad:
+    """check_integers on a typed Arrow column (Parquet, JSON Lines)."""
+    array = _plain(array)
+    kind = array.type
+    if pa.types.is_integer(kind):
+        masks = [pc.is_null(array)]
+        if pa.types.is_uint64(kind):
+            masks.append(pc.greater(array, pa.scalar(_INT64.max, pa.uint64())))
+        row = _first_row(*masks)
+        if row is not None:
+            return Bad(row, _integer_problem(array[row].as_py(), name))
+        return numpy_column(array, np.int64, _cast_to(pa.int64()))
+    if pa.types.is_floating(kind):  # nulls become NaN, which is not whole
+        floats = numpy_column(array, np.float64, _cast_to(pa.float64()))
+        whole = np.isfinite(floats) & (np.floor(floats) == floats)
+        whole &= (floats >= -(2.0**63)) & (floats < 2.0**63)
+        if whole.all():
+            return floats.astype(np.int64)
+        row = int(np.argmin(whole))
+        return Bad(row, _integer_problem(array[row].as_py(), name))
+    if not len(array):
+        return np.empty(0, dtype=np.int64)
+    return Bad(0, _integer_problem(array[0].as_py(), name))  # every value of this type is bad
+
+
+def _arrow_numbers(array, name: str) -> np.ndarray | Bad:
+    """check_numbers on a typed Arrow column (Parquet, JSON Lines)."""
+    array = _plain(array)
+    kind = array.type
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+        # An integer becomes the nearest float, as float() makes it; a null becomes NaN.
+        out = numpy_column(array, np.float64, _cast_to(pa.float64(), safe=False))
+        finite = np.isfinite(out)
+        if finite.all():
+            return out
+        row = int(np.argmin(finite))
+        return Bad(row, _number_problem(array[row].as_py(), name))
+    if not len(array):
+        return np.empty(0, dtype=np.float64)
+    return Bad(0, _number_problem(array[0].as_py(), name))  # every value of this type is bad
+
+
 def _not_a_number(name: str, value: str) -> str:
     if value.strip().lstrip("+-").lower() in ("nan", "inf", "infinity"):
         return f"{name} must be a finite number, got {value!r}"
@@ -322,8 +533,17 @@ def flatten_id_lists(column: Column) -> tuple[pd.Series, np.ndarray, np.ndarray]
     written as text, or ids separated by ``|`` or by ``;`` (spaces around a separator
     are dropped). An empty list gives no ids.
     """
+    values = column.values
+    array = arrow_array(values)
+    if array is not None:
+        array = _plain(array)
+        kind = array.type
+        if (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
+                _is_text(kind.value_type) or pa.types.is_integer(kind.value_type)):
+            return _arrow_id_lists(array, column.name)
+        values = array.to_pylist()  # text to parse, or values of mixed kinds: one by one
     lists: list[Sequence] = []
-    for row, value in enumerate(column.values):
+    for row, value in enumerate(values):
         parsed = _as_list(value, column.name)
         if isinstance(parsed, str):
             return Bad(row, parsed)
@@ -341,6 +561,28 @@ def flatten_id_lists(column: Column) -> tuple[pd.Series, np.ndarray, np.ndarray]
             return Bad(int(records[i]), problem)
     ids = flat.map(lambda v: v if isinstance(v, str) else str(int(v)))
     return _texts(ids), records, positions
+
+
+def _arrow_id_lists(array, name: str) -> tuple[pd.Series, np.ndarray, np.ndarray] | Bad:
+    """flatten_id_lists on an Arrow list column of strings or integers."""
+    row = first_true(pc.is_null(array))
+    if row is not None:
+        return Bad(row, _as_list(None, name))
+    lengths = pc.list_value_length(array).to_numpy(zero_copy_only=False).astype(np.int64)
+    flat = pc.list_flatten(array, memory_pool=memory_pool())
+    records = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    starts = np.cumsum(lengths) - lengths
+    positions = np.arange(len(records), dtype=np.int64) - np.repeat(starts, lengths) + 1
+    masks = [pc.is_null(flat)]
+    if _is_text(flat.type):
+        masks += [pc.equal(pc.binary_length(flat), 0), pc.match_substring_regex(flat, _PADDED)]
+    item = _first_row(*masks)
+    if item is not None:
+        where = f"{name}[{positions[item] - 1}]"
+        return Bad(int(records[item]), id_problem(flat[item].as_py(), where))
+    ids = flat if _is_text(flat.type) else pc.cast(flat, pa.large_string(),
+                                                   memory_pool=memory_pool())
+    return text_series(ids), records, positions
 
 
 def _as_list(value, name: str) -> Sequence | str:

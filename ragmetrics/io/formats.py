@@ -96,7 +96,7 @@ def sniff_format(path, role: str) -> str:
         )
     if fields is not None and (len(fields) >= 6 if role == "run" else len(fields) == 4):
         return "trec"
-    Source(path)  # a file that is not UTF-8 text says so first
+    _ = Source(path).text  # a file that is not UTF-8 text says so first
     n = 0 if fields is None else len(fields)
     found = "no data lines" if fields is None else f"{n} field{'s' * (n != 1)} on its first line"
     raise FormatError(

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import FormatError
 from ..validation import check_choice
+from .arrow import InDoubt, arrow_array, frame, memory_pool
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table
 
@@ -69,7 +72,7 @@ def _wide_rows(table: Table, list_column: str) -> tuple[pd.Series, pd.Series, np
     lists = flatten_id_lists(table.column(list_column))
     queries, _, lists = _checked(table, queries, twice, lists)
     docs, records, positions = lists
-    query = pd.Series(queries.to_numpy(dtype=object)[records], dtype=str)
+    query = queries.take(records).reset_index(drop=True)
     return query, docs, positions, records
 
 
@@ -79,15 +82,18 @@ def _wide_rows(table: Table, list_column: str) -> tuple[pd.Series, pd.Series, np
 RUN_DUPLICATES = ("keep", "error")
 
 
-def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarray,
+def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarray | None,
                           unit: str = "line", source=None, *, judged: bool = True) -> None:
     """A (query, doc) pair on two rows is an error naming both lines (as in trec_eval).
 
     ``judged``: the rows are judgments (a pair takes one grade), else a run's results.
+    ``lines`` None (a fast parse's): a repeated pair raises :class:`InDoubt`.
     """
-    repeated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
-    if not repeated.any():
+    if not any_repeated_pair(frame["query_id"], frame["doc_id"]):
         return
+    if lines is None:
+        raise InDoubt
+    repeated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
     row = int(np.argmax(repeated))
     query, doc = frame["query_id"].iloc[row], frame["doc_id"].iloc[row]
     same = (frame["query_id"] == query).to_numpy() & (frame["doc_id"] == doc).to_numpy()
@@ -103,6 +109,27 @@ def refuse_repeated_pairs(frame: pd.DataFrame, table_path: str, lines: np.ndarra
         "keep_first in the command)"
     )
     raise FormatError(reason, path=table_path, line=line, text=text, unit=unit)
+
+
+def any_repeated_pair(queries: pd.Series, docs: pd.Series) -> bool:
+    """Whether a (query, doc) pair is on two rows; fast for ids held in Arrow."""
+    query_array, doc_array = arrow_array(queries), arrow_array(docs)
+    if query_array is None or doc_array is None:
+        return bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
+    # Each pair as one int64 (query code, doc code), sorted: a pair twice is two equal
+    # neighbours. Runs come grouped by query, nearly sorted already.
+    codes = []
+    for array in (query_array, doc_array):
+        encoded = pc.dictionary_encode(array, memory_pool=memory_pool())
+        if isinstance(encoded, pa.ChunkedArray):
+            encoded = encoded.combine_chunks()
+        codes.append((encoded.indices.to_numpy(), len(encoded.dictionary)))
+    (query_codes, _), (doc_codes, n_docs) = codes
+    pairs = query_codes.astype(np.int64)  # in place from here: one int64 per row
+    pairs *= n_docs
+    pairs += doc_codes
+    pairs.sort()
+    return bool((pairs[1:] == pairs[:-1]).any())
 
 
 def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
@@ -178,6 +205,13 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     True
     """
     table = read_table(path, format)
+    try:
+        return _golden(table)
+    except InDoubt:  # the fast parse met a problem: the definition finds and words it
+        return _golden(read_table(path, format, fast=False))
+
+
+def _golden(table: Table) -> pd.DataFrame:
     form = _form(table, "the golden set", "doc_id", "relevant_ids")
     if form == "wide":
         _refuse_in_wide_form(
@@ -191,10 +225,18 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
             checks.append(check_integers(table.column("relevance")))
         queries, docs, *rest = _checked(table, *checks)
         grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
-        records = np.arange(len(docs))
-    frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "relevance": grades})
-    refuse_repeated_pairs(frame, table.path, table.lines[records], table.unit, table.source)
-    return frame
+        records = None  # one row per record
+    golden = frame({"query_id": queries, "doc_id": docs, "relevance": grades})
+    refuse_repeated_pairs(golden, table.path, _lines_of(table, records), table.unit,
+                          table.source)
+    return golden
+
+
+def _lines_of(table: Table, records: np.ndarray | None) -> np.ndarray | None:
+    """The line of each row: ``records`` the record of each (None: one row per record)."""
+    if table.lines is None or records is None:
+        return table.lines
+    return table.lines[records]
 
 
 def read_results(path, *, format: str | None = None, duplicates: str = "keep") -> pd.DataFrame:
@@ -257,14 +299,21 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
     """
     check_choice(duplicates, RUN_DUPLICATES, "duplicates")
     table = read_table(path, format)
+    try:
+        return _results(table, duplicates)
+    except InDoubt:  # the fast parse met a problem: the definition finds and words it
+        return _results(read_table(path, format, fast=False), duplicates)
+
+
+def _results(table: Table, duplicates: str) -> pd.DataFrame:
     form = _form(table, "the results file", "doc_id", "retrieved_ids")
     if form == "wide":
         _refuse_in_wide_form(
             table, ("score", "rank"), "the order of 'retrieved_ids' is the ranking"
         )
         queries, docs, positions, records = _wide_rows(table, "retrieved_ids")
-        frame = pd.DataFrame({"query_id": queries, "doc_id": docs, "rank": positions})
-        return _refuse_repeats(frame, table, records, duplicates)
+        run = frame({"query_id": queries, "doc_id": docs, "rank": positions})
+        return _refuse_repeats(run, table, records, duplicates)
     has_rank, has_score = "rank" in table.columns, "score" in table.columns
     if not (has_rank or has_score):
         raise table.error(
@@ -281,12 +330,12 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
         out["rank"] = rest.pop(0)
     if has_score:
         out["score"] = rest.pop(0)
-    return _refuse_repeats(pd.DataFrame(out), table, np.arange(len(docs)), duplicates)
+    return _refuse_repeats(frame(out), table, None, duplicates)
 
 
-def _refuse_repeats(frame: pd.DataFrame, table: Table, records: np.ndarray,
+def _refuse_repeats(run: pd.DataFrame, table: Table, records: np.ndarray | None,
                     duplicates: str) -> pd.DataFrame:
     if duplicates == "error":
-        refuse_repeated_pairs(frame, table.path, table.lines[records], table.unit,
+        refuse_repeated_pairs(run, table.path, _lines_of(table, records), table.unit,
                               table.source, judged=False)
-    return frame
+    return run

@@ -97,28 +97,56 @@ def _zstd_decompress(raw: bytes, name: str) -> bytes:
 
 
 class Source:
-    """A file's decoded text, with helpers to report a line of it.
+    """A file's bytes, decompressed, and its text, decoded when first asked for.
+
+    A fast parser reads :attr:`data` (the bytes, without a byte-order mark) and never
+    needs the text; the line scan and the error messages read :attr:`text` and
+    :meth:`lines`, which raise :class:`~ragmetrics.FormatError` for bytes that are not
+    UTF-8.
 
     Attributes
     ----------
     name : str
         The path, as the caller named it (errors quote it).
-    text : str
-        The decoded text, line breaks as written (the CSV reader needs quoted ``\\r``
-        kept as it is).
     """
 
     def __init__(self, path) -> None:
         self.name = os.fspath(path)
-        raw = read_bytes(path)
-        if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
-            raw = raw[3:]
-        try:
-            self.text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise self._not_utf8(raw, error) from None
+        self._path = path
+        self._data: bytes | None = self._read()
+        self._text: str | None = None
         self._normalized: str | None = None
         self._lines: list[str] | None = None
+
+    def _read(self) -> bytes:
+        raw = read_bytes(self._path)
+        if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
+            raw = raw[3:]
+        return raw
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes, decompressed, without a leading UTF-8 byte-order mark (read
+        again after :meth:`release`)."""
+        if self._data is None:
+            self._data = self._read()
+        return self._data
+
+    def release(self) -> None:
+        """Let the bytes go once a fast parser has its columns, so that the rest of the
+        read takes less memory; an error's line then reads the file again."""
+        self._data = None
+
+    @property
+    def text(self) -> str:
+        """The decoded text, line breaks as written (the CSV reader needs quoted ``\\r``
+        kept as it is)."""
+        if self._text is None:
+            try:
+                self._text = self.data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise self._not_utf8(self.data, error) from None
+        return self._text
 
     def _not_utf8(self, raw: bytes, error: UnicodeDecodeError) -> FormatError:
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # what Windows tools call "Unicode"

@@ -4,6 +4,14 @@ A parser here only splits a file into records and fields; it judges no value. Th
 values are checked by :mod:`ragmetrics.io.checks`, the same way for every format, and
 a problem is reported with :meth:`Table.fail`: the file, the line (the row, in a
 Parquet file) and the text of the line.
+
+Each format has two parsers. The **definition** (Python's ``csv`` and ``json`` modules,
+one record at a time; Parquet values as Python objects) knows the line of every record.
+The **fast parser** (Arrow's CSV, JSON and Parquet readers: columns of Arrow arrays)
+reads a file only when it is sure to read it as the definition does, and returns a table
+that knows no line numbers: any problem with it (a bad value, a missing column) raises
+:class:`~ragmetrics.io.arrow.InDoubt`, and the reader parses the file again by the
+definition, which reports the problem.
 """
 
 from __future__ import annotations
@@ -16,13 +24,24 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from ..errors import FormatError, InputValueError
 from ..validation import check_choice
+from .arrow import (
+    InDoubt,
+    byte_set,
+    in_set,
+    is_utf8,
+    memory_pool,
+    positions,
+    read_delimited,
+)
 from .checks import MISSING, WHITESPACE, Bad, Column
 from .source import Source, read_bytes, without_compression_suffix
 
-__all__ = ["TABLE_FORMATS", "Table", "parse_csv", "parse_jsonl", "parse_parquet", "read_table"]
+__all__ = ["TABLE_FORMATS", "Table", "fast_csv", "fast_jsonl", "parse_csv", "parse_jsonl",
+           "parse_parquet", "read_table"]
 
 #: Table formats by name (``format=``) and by file extension.
 TABLE_FORMATS = {"csv": "csv", "tsv": "tsv", "jsonl": "jsonl", "ndjson": "jsonl",
@@ -37,24 +56,29 @@ class Table:
 
     ``lines[i]`` is the line on which record ``i`` starts (for Parquet, its row
     number, from 1); ``typed`` says whether values carry their type (JSONL, Parquet)
-    or are all text (CSV, TSV).
+    or are all text (CSV, TSV). A fast parser's table has Arrow arrays for values, no
+    ``lines`` and its number of ``rows``; its errors raise
+    :class:`~ragmetrics.io.arrow.InDoubt` instead (the definition words them).
     """
 
     path: str
     columns: list[str]
     values: dict[str, pd.Series]
-    lines: np.ndarray
+    lines: np.ndarray | None
     typed: bool
     unit: str = "line"
     source: Source | None = None
+    rows: int = 0
 
     def __len__(self) -> int:
-        return len(self.lines)
+        return self.rows if self.lines is None else len(self.lines)
 
     def column(self, name: str) -> Column:
         return Column(name, self.values[name], self.typed)
 
     def line_of(self, row: int) -> int:
+        if self.lines is None:
+            raise InDoubt
         return int(self.lines[row])
 
     def fail(self, bad: Bad) -> FormatError:
@@ -65,6 +89,8 @@ class Table:
 
     def error(self, reason: str) -> FormatError:
         """The error for a problem of the whole file (a missing column, no records)."""
+        if self.lines is None:
+            raise InDoubt
         return FormatError(reason, path=self.path)
 
     def require(self, column: str, what: str) -> None:
@@ -89,17 +115,23 @@ def format_of(path, format: str | None) -> str:
     return _EXTENSIONS[suffix]
 
 
-def read_table(path, format: str | None) -> Table:
-    """Parse ``path`` as a table of the given format (or the one its name tells)."""
+def read_table(path, format: str | None, *, fast: bool = True) -> Table:
+    """Parse ``path`` as a table of the given format (or the one its name tells).
+
+    ``fast``: by the fast parser if it can vouch for the file (a table whose errors
+    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition.
+    """
     kind = format_of(path, format)
     if kind == "parquet":
-        table = parse_parquet(path)
+        table = parse_parquet(path, fast=fast)
     else:
         source = Source(path)
-        if kind == "jsonl":
-            table = parse_jsonl(source)
-        else:
-            table = parse_csv(source, delimiter="\t" if kind == "tsv" else ",")
+        delimiter = "\t" if kind == "tsv" else ","
+        table = None
+        if fast:
+            table = fast_jsonl(source) if kind == "jsonl" else fast_csv(source, delimiter)
+        if table is None:
+            table = parse_jsonl(source) if kind == "jsonl" else parse_csv(source, delimiter)
     if not len(table):
         what = {"jsonl": "the file is empty or blank", "parquet": "the file has no rows"}.get(
             kind, "the file has only a header"
@@ -161,6 +193,207 @@ def parse_csv(source: Source, delimiter: str) -> Table:
                  typed=False, source=source)
 
 
+def fast_csv(source: Source, delimiter: str) -> Table | None:
+    """The records of a CSV (or TSV) file by Arrow's parser, or None if in any doubt.
+
+    The header line is read as :func:`parse_csv` reads it; the records after it by
+    Arrow, which reads them as Python's ``csv`` module does when the file has no NUL,
+    no line break inside the header, and only quotes that open and close whole fields
+    (:func:`_plain_quotes`); anything else is left to :func:`parse_csv`.
+    """
+    data = source.data
+    if not data or b"\x00" in data or not is_utf8(data):
+        return None
+    found = _header(data, delimiter)
+    if found is None:
+        return None
+    header, start = found
+    named = [name for name in header if name]
+    if start >= len(data) or len(set(named)) < len(named):
+        return None  # no records; or a name repeated, which parse_csv words
+    body = np.frombuffer(data, dtype=np.uint8, offset=start)
+    quoted = data.find(b'"', start) >= 0
+    if quoted and not _plain_quotes(body, ord(delimiter)):
+        return None
+    # A line of spaces and tabs is blank (skipped); Arrow skips only empty lines, and reads
+    # such a line as a record when its fields can be blank: tab-separated, or one column.
+    if (delimiter in WHITESPACE or len(header) == 1) and _has_blank_text_line(body):
+        return None
+    keep = [i for i, name in enumerate(header) if name]
+    columns = read_delimited(memoryview(data)[start:], delimiter, len(header), quoted=quoted,
+                             keep=keep)
+    if columns is None or not len(columns[0]):
+        return None
+    del body, data
+    source.release()  # the columns hold the text now
+    return Table(source.name, named, dict(zip(named, columns, strict=True)), None,
+                 typed=False, source=source, rows=len(columns[0]))
+
+
+def _header(data: bytes, delimiter: str) -> tuple[list[str], int] | None:
+    """(the names, the offset of the line after) of the first non-blank line, or None
+    if that line is not a record of its own (a quoted line break, a lone \\r)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        line = data[start:end].removesuffix(b"\r")
+        if b"\r" in line or line.count(b'"') % 2:
+            return None
+        if line.strip(WHITESPACE.encode()):
+            try:
+                fields = next(csv.reader([line.decode("utf-8")], delimiter=delimiter,
+                                         strict=True))
+            except csv.Error:
+                return None
+            return [name.strip(WHITESPACE) for name in fields], end + 1
+        start = end + 1
+    return None
+
+
+_SEPARATOR_BYTES = byte_set(" \t\f\v")
+
+
+def _has_blank_text_line(body: np.ndarray) -> bool:
+    """Whether a line of ``body`` is whitespace but not empty (only lines that start with
+    whitespace are looked at, one by one)."""
+    breaks = positions(body, ord("\n"), ord("\r"))
+    starts = np.concatenate([[0], breaks + 1])
+    starts = starts[starts < len(body)]
+    ends = np.append(breaks, len(body))[: len(starts)]
+    for start, end in zip(starts[in_set(body[starts], _SEPARATOR_BYTES)],
+                          ends[in_set(body[starts], _SEPARATOR_BYTES)], strict=True):
+        if not body[start:end].tobytes().strip(WHITESPACE.encode()):
+            return True
+    return False
+
+
+def _plain_quotes(body: np.ndarray, delimiter: int) -> bool:
+    """Whether every quote of ``body`` opens or closes a quoted field (or is a doubled
+    quote inside one), so that Arrow and Python's strict ``csv`` read the fields alike.
+
+    Quotes alternate: the 1st, 3rd, ... open a field (at its start: after a delimiter
+    or a line break) or follow the quote before at once (``""``, a quote in the field);
+    the 2nd, 4th, ... close one (before a delimiter, a line break or the end) or come
+    right before the next quote. Python refuses other quotes after a closing one
+    (``"a"b``); a quote inside an unquoted field (``a"b``) it reads as text, which is
+    left to it.
+    """
+    quotes = positions(body, ord('"'))
+    if len(quotes) % 2:
+        return False
+    opening, closing = quotes[0::2], quotes[1::2]
+    ends = np.array([delimiter, ord("\n"), ord("\r")], dtype=np.uint8)
+    before = body[np.maximum(opening - 1, 0)]
+    opens = (opening == 0) | np.isin(before, ends)
+    opens[1:] |= opening[1:] == closing[:-1] + 1
+    after = body[np.minimum(closing + 1, len(body) - 1)]
+    closes = (closing == len(body) - 1) | np.isin(after, ends)
+    closes[:-1] |= closing[:-1] + 1 == opening[1:]
+    return bool(opens.all() and closes.all())
+
+
+# Deeper nesting is left to Python's json, whose recursion limit refuses some of it.
+_MAX_DEPTH = 64
+# pyarrow 26's JSON reader overflows its stack (a crash) at 15,000-20,000 levels; a line
+# with fewer [ and { than this cannot reach it.
+_SAFE_OPENERS = 2_000
+_EXACT_DOUBLE = 2.0**53
+
+
+def fast_jsonl(source: Source) -> Table | None:
+    """The records of a JSON Lines file by Arrow's parser, or None if in any doubt.
+
+    Arrow reads JSON as Python's ``json`` does with these exceptions, all left to
+    :func:`parse_jsonl`: it skips blank lines, takes several objects on one line and
+    reads a line ``null`` as an empty record (so each line must start with ``{``, and
+    hold one object: as many as the lines; pyarrow 26 also crashes on a block of
+    ``null`` lines), reads ``-NaN`` and ``Inf`` (so no NaN or infinity anywhere), and
+    reads integers that also appear as floats, or beyond int64, as doubles (so no column
+    of doubles with a value beyond 2**53, where an integer may have been rounded).
+    """
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    data = source.data
+    lines = _object_lines(data)
+    if lines is None or not is_utf8(data):
+        return None
+    try:
+        table = pj.read_json(pa.BufferReader(data), memory_pool=memory_pool())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != lines:
+        return None  # two objects on a line
+    del data
+    source.release()  # the columns hold the values now
+    if max(map(_depth, table.schema.types), default=0) > _MAX_DEPTH:
+        return None
+    for column in table.columns:
+        if not _finite(column):
+            return None
+        if pa.types.is_floating(column.type):
+            largest = pc.max(pc.abs(column)).as_py()
+            if largest is not None and largest >= _EXACT_DOUBLE:
+                return None
+    values = {name: table.column(name) for name in table.column_names}
+    return Table(source.name, list(table.column_names), values, None, typed=True,
+                 source=source, rows=table.num_rows)
+
+
+def _object_lines(data: bytes) -> int | None:
+    """The number of lines if every line starts with ``{`` and none holds
+    :data:`_SAFE_OPENERS` of ``[`` and ``{``, else None."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    if not len(codes):
+        return None
+    ends = positions(codes, ord("\n"))
+    if not data.endswith(b"\n"):
+        ends = np.append(ends, len(codes))
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    if not (codes[starts] == ord("{")).all():
+        return None  # a blank line, or one that starts otherwise
+    for i in np.flatnonzero(ends - starts >= _SAFE_OPENERS):  # only long lines can be deep
+        line = codes[starts[i] : ends[i]]
+        if np.count_nonzero((line == ord("[")) | (line == ord("{"))) >= _SAFE_OPENERS:
+            return None
+    return len(starts)
+
+
+def _depth(kind) -> int:
+    """How deeply an Arrow type nests (a list of lists of strings: 2), without recursion."""
+    import pyarrow as pa
+
+    deepest, pending = 0, [(kind, 0)]
+    while pending:
+        kind, depth = pending.pop()
+        deepest = max(deepest, depth)
+        if pa.types.is_struct(kind):
+            pending += [(field.type, depth + 1) for field in kind]
+        elif pa.types.is_list(kind) or pa.types.is_large_list(kind):
+            pending.append((kind.value_type, depth + 1))
+    return deepest
+
+
+def _finite(array) -> bool:
+    """Whether every float in an Arrow column, at any depth, is finite (nulls aside)."""
+    import pyarrow as pa
+
+    kind = array.type
+    if pa.types.is_floating(kind):
+        return pc.all(pc.is_finite(array)).as_py() is not False
+    if not (pa.types.is_struct(kind) or pa.types.is_list(kind) or pa.types.is_large_list(kind)):
+        return True
+    for chunk in array.chunks if isinstance(array, pa.ChunkedArray) else [array]:
+        if pa.types.is_struct(kind):
+            parts = [chunk.field(i) for i in range(kind.num_fields)]
+        else:
+            parts = [chunk.flatten()]
+        if not all(map(_finite, parts)):
+            return False
+    return True
+
+
 def parse_jsonl(source: Source) -> Table:
     """Records of a JSON Lines file: one JSON object per non-blank line."""
     records = []
@@ -201,8 +434,12 @@ def _json_kind(value) -> str:
     return names.get(type(value), "a number")
 
 
-def parse_parquet(path) -> Table:
-    """Rows of a Parquet file; a value's Parquet type is kept (strings, numbers, lists)."""
+def parse_parquet(path, *, fast: bool = False) -> Table:
+    """Rows of a Parquet file; a value's Parquet type is kept (strings, numbers, lists).
+
+    ``fast``: the columns as Arrow arrays (a table that knows no rows: its errors raise
+    :class:`~ragmetrics.io.arrow.InDoubt`), else as Python values.
+    """
     name = os.fspath(path)
     try:
         import pyarrow as pa
@@ -215,8 +452,11 @@ def parse_parquet(path) -> Table:
         table = pq.read_table(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as error:
         raise FormatError(f"not a readable Parquet file ({error})", path=name) from None
-    values = {column: _series(table.column(column)) for column in table.column_names}
     columns = [c for c in table.column_names if not c.startswith("__index_level_")]
+    if fast and table.num_rows:
+        values = {column: table.column(column) for column in table.column_names}
+        return Table(name, columns, values, None, typed=True, unit="row", rows=table.num_rows)
+    values = {column: _series(table.column(column)) for column in table.column_names}
     return Table(name, columns, values, np.arange(1, table.num_rows + 1, dtype=np.int64),
                  typed=True, unit="row")
 

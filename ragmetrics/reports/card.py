@@ -1,6 +1,7 @@
 """The convention card: everything a Comparison's numbers depend on besides the data.
 
-The tie rule and every other policy (from the conventions table,
+For runs judged by evidence spans, the judgments, each system's chunking and the rules
+that turn spans into numbers. The tie rule and every other policy (from the conventions table,
 :data:`ragmetrics.policies.CONVENTIONS`), the levels, the resamples, the seed, the tests,
 the correction and the versions of the software. Two reports with the same card are
 comparable; two with different cards may not be.
@@ -51,6 +52,7 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "queries compared": str(c.n_queries),
         "systems": ", ".join(c.systems) + f" (baseline: {c.baseline})",
         "metrics": ", ".join(c.metrics),
+        **(c.spans or {}),  # runs judged by evidence: the judgments, chunkings and rules
         **describe(c.conventions),  # every convention, from the conventions table
         "confidence level": format_percent(c.confidence),
         "difference intervals": _difference_card(c),

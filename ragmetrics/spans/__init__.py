@@ -12,7 +12,11 @@ of a document that answers each question) can:
   level;
 - :func:`span_metrics` measures the retrieved text itself: recall, precision and IoU in
   characters or tokens, for the top k chunks or a context budget, overlaps counted once
-  (or twice, as Chroma's published definitions do, with ``overlap="sum"``).
+  (or twice, as Chroma's published definitions do, with ``overlap="sum"``);
+- :class:`SpanJudgments` makes evidence the golden set of :func:`ragmetrics.evaluate`
+  and :func:`ragmetrics.compare`: span metrics by name (``"span_iou@10"``) and id-based
+  metrics over any chunking, each system with its own (``chunks={system: chunking}``),
+  with intervals, paired tests and a report.
 
 The data model (documents, chunks by offsets or text, evidence by offsets or quote) is
 described in :mod:`ragmetrics.spans.tables`; :func:`window_chunks` makes fixed-size
@@ -23,6 +27,7 @@ chunkings, and :func:`load_span_dataset` loads the two demo data sets of ``data/
 from .chunking import window_chunks
 from .datasets import SpanDataset, load_span_dataset, span_dataset_names
 from .doclevel import DOCUMENT_RANKINGS, document_qrels, document_run
+from .judging import SpanJudgments
 from .locate import normalize_whitespace
 from .metrics import OVERLAP_POLICIES, UNITS, evaluate_spans, span_metrics
 from .names import SPAN_METRICS, SpanMetricSpec, parse_span_metric
@@ -40,6 +45,7 @@ __all__ = [
     "SPAN_METRICS",
     "UNITS",
     "SpanDataset",
+    "SpanJudgments",
     "SpanMetricSpec",
     "chunk_qrels",
     "document_qrels",

@@ -29,12 +29,13 @@ from ..errors import CoverageWarning, InputTypeError, InputValueError
 from ..policies import EMPTY_POLICIES, MISSING_POLICIES
 from ..validation import check_choice, check_k, check_relevance_level
 from .intervals import Measure, covered_before, overlapping_pairs, prefix_lengths, union
-from .names import SpanMetricSpec, is_span_metric, parse_span_metric
+from .names import SPAN_METRIC_TABLE, SpanMetricSpec, is_span_metric, parse_span_metric
 from .ranking import natural_order, rank_run
 from .tables import as_chunks, as_documents, as_evidence, check_same_kind, lay_out
 from .tokens import token_weights
 
-__all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "evaluate_spans", "span_metrics"]
+__all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "coverage_gaps", "evaluate_spans",
+           "span_metrics"]
 
 #: How overlapping chunks (and overlapping evidence spans) are counted.
 #:
@@ -68,7 +69,8 @@ class SpanScorer:
 
     def __init__(self, run, chunks, evidence, *, documents=None, unit="char", tokenizer=None,
                  overlap="union", relevance_level=1, empty_relevant="zero",
-                 missing_from_run="zero", ties="trec_eval", duplicates="error") -> None:
+                 missing_from_run="zero", ties="trec_eval", duplicates="error",
+                 order_by="score") -> None:
         check_choice(unit, UNITS, "unit")
         check_choice(overlap, OVERLAP_POLICIES, "overlap")
         check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
@@ -119,7 +121,7 @@ class SpanScorer:
                 "to score it")
 
         # The run: ranked, its queries matched with the evidence's.
-        ranked = rank_run(run, self.chunks, ties=ties, duplicates=duplicates)
+        ranked = rank_run(run, self.chunks, ties=ties, duplicates=duplicates, order_by=order_by)
         check_same_kind([("evidence", ev.query_kind), ("run", ranked.query_kind)],
                         "query_id")
         code_of_run_query = pd.Index(ev.queries, dtype=object).get_indexer(
@@ -201,16 +203,29 @@ class SpanScorer:
                   "precision_omega": self.precision_omega().copy()}
         return self._apply_policies(values)
 
+    def by_name(self, specs) -> dict:
+        """``{str(spec): per-query values}`` for :class:`SpanMetricSpec` s; each cut once."""
+        cache: dict = {}
+        columns = {}
+        for spec in specs:
+            cut = (spec.k, spec.budget)
+            if cut not in cache:
+                cache[cut] = self.scores(spec.k, None if spec.budget is None else
+                                         float(spec.budget))
+            columns[str(spec)] = cache[cut][spec.name]
+        return columns
+
     def _apply_policies(self, values: dict) -> dict:
         policy = self.empty_relevant
         for name, column in values.items():
+            row = SPAN_METRIC_TABLE[name]
             if policy == "article":
-                column[self.empty] = 1.0 if name == "recall" else 0.0
+                column[self.empty] = row.article_value
             elif policy == "skip":
                 column[self.empty] = np.nan
             else:  # "zero" (and "error", which raised already if any query was empty)
                 column[self.empty] = 0.0
-            if self.missing_from_run == "skip" and name != "precision_omega":
+            if self.missing_from_run == "skip" and row.depends_on_run:
                 column[~self.in_run] = np.nan
         return values
 
@@ -232,17 +247,26 @@ class SpanScorer:
         return frame
 
     def warn_coverage(self) -> None:
-        parts = []
-        if self.missing:
-            how = "scored 0" if self.missing_from_run == "zero" else "left out"
-            parts.append(f"{_count(len(self.missing), 'query', 'queries')} with evidence "
-                         f"missing from the run ({how})")
-        if self.unjudged:
-            parts.append(f"{_count(len(self.unjudged), 'query', 'queries')} of the run "
-                         "without evidence (left out)")
-        if parts:
-            warnings.warn("; ".join(parts) + "; see the result's .attrs", CoverageWarning,
-                          stacklevel=3)
+        said = coverage_gaps(len(self.missing), len(self.unjudged), self.missing_from_run)
+        if said:
+            warnings.warn(said + "; see the result's .attrs", CoverageWarning, stacklevel=3)
+
+
+def coverage_gaps(missing: int, unjudged: int, missing_from_run: str) -> str:
+    """What a CoverageWarning says of queries missing on either side ("" for none).
+
+    >>> coverage_gaps(2, 1, "zero")
+    '2 queries with evidence missing from the run (scored 0); 1 query of the run without evidence (left out)'
+    """
+    parts = []
+    if missing:
+        how = "scored 0" if missing_from_run == "zero" else "left out"
+        parts.append(f"{_count(missing, 'query', 'queries')} with evidence missing from the "
+                     f"run ({how})")
+    if unjudged:
+        parts.append(f"{_count(unjudged, 'query', 'queries')} of the run without evidence "
+                     "(left out)")
+    return "; ".join(parts)
 
 
 def _divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -429,14 +453,8 @@ def evaluate_spans(run, chunks, evidence, metrics=("span_recall@10", "span_preci
     if len(set(map(str, specs))) < len(specs):
         raise InputValueError("a span metric is requested twice")
     scorer = SpanScorer(run, chunks, evidence, **options)
-    cache: dict = {}
-    columns = {}
-    for name, spec in zip(names, specs, strict=True):
-        cut = (spec.k, spec.budget)
-        if cut not in cache:
-            cache[cut] = scorer.scores(spec.k, None if spec.budget is None else
-                                       float(spec.budget))
-        columns[name] = cache[cut][spec.name]
-    frame = scorer.frame(columns)
+    values = scorer.by_name(specs)
+    frame = scorer.frame({name: values[str(spec)] for name, spec in zip(names, specs,
+                                                                         strict=True)})
     scorer.warn_coverage()
     return frame

@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import InputValueError
 from ..evaluation.inputs import check_ids, run_columns
 from ..evaluation.ranking import groups, ranks_within
-from ..policies import DUPLICATE_POLICIES
+from ..policies import DUPLICATE_POLICIES, ORDER_POLICIES
 from ..validation import check_choice
 from .tables import Chunks, check_same_kind
 
@@ -61,9 +61,12 @@ def _text_ranks(ids: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def rank_run(run, chunks: Chunks, *, ties: str = "trec_eval",
-             duplicates: str = "error") -> RankedRun:
+def rank_run(run, chunks: Chunks, *, ties: str = "trec_eval", duplicates: str = "error",
+             order_by: str = "score") -> RankedRun:
     """Rank a run over ``chunks``; every retrieved id must be one of the chunks.
+
+    ``order_by`` is :func:`ragmetrics.evaluate`'s: a frame with both ``score`` and
+    ``rank`` is ordered by the one named.
 
     Examples
     --------
@@ -76,7 +79,8 @@ def rank_run(run, chunks: Chunks, *, ties: str = "trec_eval",
     """
     check_choice(ties, SPAN_TIE_POLICIES, "ties")
     check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
-    columns = run_columns(run)
+    check_choice(order_by, ORDER_POLICIES, "order_by")
+    columns = run_columns(run, order_by=order_by, ties=ties)
     query_kind = columns.query_kind
     if not columns.queries_checked:
         query_kind = check_ids(columns.query, "query_id", "run")

@@ -37,13 +37,15 @@ from ..errors import (
     InputError,
     InputTypeError,
     InputValueError,
+    NoRelevantChunkWarning,
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
     RankOrderWarning,
 )
 from ..evaluation import Evaluation, check_judgments, evaluate
-from ..metrics.table import parse_metrics
 from ..policies import Conventions, parameters_doc
+from ..spans.judging import span_comparison
+from ..spans.names import default_span_metrics, parse_metric_names
 from .checks import (
     check_alpha,
     check_confidence,
@@ -150,6 +152,9 @@ class Comparison:
         One of :data:`ragmetrics.stats.INTERVAL_METHODS`.
     evaluations : dict of str to Evaluation
         The raw result of :func:`ragmetrics.evaluate` for each system.
+    spans : dict of str to str or None
+        For runs judged by evidence spans: the judgments, each system's chunking and the
+        rules, in words (rows of the report's convention card); None otherwise.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -172,6 +177,7 @@ class Comparison:
     max_resamples: int
     interval_method: str
     evaluations: dict
+    spans: dict | None = None
 
     @property
     def n_queries(self) -> int:
@@ -325,9 +331,12 @@ class Comparison:
 
 def compare(
     systems: Mapping,
-    qrels,
+    qrels=None,
     metrics: Sequence[str] | None = None,
     *,
+    chunks=None,
+    evidence=None,
+    documents=None,
     baseline: str | None = None,
     alpha: float = 0.05,
     confidence: float = 0.95,
@@ -353,13 +362,22 @@ def compare(
     systems : mapping of str to run
         ``{name: run}``, each run in any shape :func:`ragmetrics.evaluate` accepts.
         One system gives means and intervals only.
-    qrels : DataFrame or mapping
+    qrels : DataFrame, mapping or SpanJudgments
         The judgments, as in :func:`ragmetrics.evaluate`. Every judged query is compared;
         a query missing from a run scores 0 there (``missing_from_run="zero"``).
     metrics : sequence of str, optional
         Default: :func:`default_metrics`, recall, precision and nDCG at 5, 10 and 20, and
-        MRR. A single family (e.g. only nDCG) adds the article's "common mistake" note
-        to the warnings.
+        MRR; with evidence, span recall, precision and IoU at 5, 10 and 20
+        (:func:`ragmetrics.spans.names.default_span_metrics`). A single family (e.g. only
+        nDCG) adds the article's "common mistake" note to the warnings.
+    chunks : chunking or mapping of str to chunking, optional
+        With evidence spans: the chunking the runs retrieve from, one for all systems or
+        ``{system: chunking}`` when each has its own (a comparison of chunkings).
+    evidence, documents : optional
+        Evidence spans instead of ``qrels`` (``qrels=SpanJudgments(evidence,
+        documents=documents)``): every system is scored on the evidence's queries, the
+        span metrics on the text it retrieved, the id-based ones with its chunks judged
+        by the rule (:mod:`ragmetrics.spans.judging`).
     baseline : str, optional
         The system the others are tested against; by default the first.
     alpha : float, default 0.05
@@ -438,10 +456,10 @@ def compare(
     elif baseline not in systems:
         raise InputValueError(f"baseline {baseline!r} is not one of the systems {names}")
     names = [baseline] + [s for s in names if s != baseline]
-    metric_names = default_metrics() if metrics is None else (
-        [metrics] if isinstance(metrics, str) else list(metrics)
-    )
-    specs = parse_metrics(metric_names)
+    spans = span_comparison(names, qrels, chunks=chunks, evidence=evidence, documents=documents)
+    metric_names = (default_metrics() if spans is None else default_span_metrics()) \
+        if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics))
+    specs = parse_metric_names(metric_names)
     alpha = check_alpha(alpha)
     confidence = check_confidence(confidence)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
@@ -463,8 +481,13 @@ def compare(
     policies = conventions.as_dict()
 
     notes: list[str] = []
-    check_judgments(qrels, metric_names, **policies)  # its errors once, not a system's
-    evaluations = {name: _evaluate(name, systems[name], qrels, metric_names, policies, notes)
+    if spans is None:
+        check_judgments(qrels, metric_names, **policies)  # its errors once, not a system's
+        judgments, chunkings = qrels, dict.fromkeys(names)
+    else:  # evidence: checked when read; each system's chunking checked already
+        judgments, chunkings = spans.judgments, spans.chunks
+    evaluations = {name: _evaluate(name, systems[name], judgments, metric_names, policies,
+                                   notes, chunks=chunkings[name])
                    for name in names}
     per_query = _aligned(evaluations)
     n_queries = len(per_query[baseline])
@@ -498,7 +521,7 @@ def compare(
     counts = np.isfinite(values).sum(axis=0)
     smallest = int(counts.min()) if counts.size else 0
     found = list(sample_size_warnings(smallest))
-    if len({spec.name for spec in specs}) == 1:
+    if len({spec.info.name for spec in specs}) == 1:
         found.append(ONE_METRIC_NOTE)
     found += notes
     found += _reach_warnings(tests, decisions)
@@ -521,6 +544,7 @@ def compare(
         max_resamples=max_resamples,
         interval_method="expanded_t",
         evaluations=evaluations,
+        spans=None if spans is None else spans.card(),
     )
 
 
@@ -541,13 +565,13 @@ def _check_systems(systems) -> dict:
     return dict(systems)
 
 
-def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
+def _evaluate(name, run, qrels, metrics, policies, notes: list, *, chunks=None) -> Evaluation:
     """One system's evaluation; its warnings become notes (naming the system where they
-    are about its run; said once where they are about the judgments)."""
+    are about its run or its chunking; said once where they are about the judgments)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RagmetricsWarning)
         try:
-            result = evaluate(run, qrels, metrics, **policies)
+            result = evaluate(run, qrels, metrics, chunks=chunks, **policies)
         except InputError as error:
             kind = InputTypeError if isinstance(error, TypeError) else InputValueError
             raise kind(f"system {name!r}: {error}") from error
@@ -555,7 +579,8 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list) -> Evaluation:
         if issubclass(warning.category, EmptyRelevantWarning):
             if str(warning.message) not in notes:  # the judgments': the same for every run
                 notes.append(str(warning.message))
-        elif issubclass(warning.category, (RankOrderWarning, NoRelevantRetrievedWarning)):
+        elif issubclass(warning.category, (RankOrderWarning, NoRelevantRetrievedWarning,
+                                           NoRelevantChunkWarning)):
             notes.append(f"{name}: {warning.message}")
         elif not issubclass(warning.category, CoverageWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,

@@ -1,14 +1,80 @@
 """Teaching material: the article's worked examples as data, the token budget, the traps
-where one metric lies, and the nDCG table that explains a metric rank by rank.
+where one metric lies, the nDCG table that explains a metric rank by rank, the article's
+errata, exercises with feedback, precision-recall curves, how each metric weighs a rank,
+and where judgments come from (pooling, assessor agreement, unjudged docs).
 
 The data files live once, in the repository's ``data/`` folder, and inside an installed
 wheel (:mod:`~ragmetrics.teaching.datafiles`).
 """
 
 from .budget import chunks_that_fit
+from .discounts import discount_curves, rank_biased_precision
+from .errata import ERRATA, Erratum, errata_markdown
 from .examples import Example, example_names, load_example
+from .exercises import (
+    EXERCISE_METRICS,
+    Exercise,
+    ExerciseSet,
+    Explanation,
+    Feedback,
+    check_answer,
+    check_answers,
+    explain,
+    make_exercise,
+    parse_answer,
+)
+from .judgments import (
+    cohen_kappa,
+    condensed_run,
+    judged_at_k,
+    pool,
+    restrict_judgments,
+    simulated_assessor,
+    top_k,
+)
 from .ndcg_steps import ndcg_table
+from .pr_curves import (
+    ELEVEN_POINTS,
+    PrecisionRecallCurve,
+    eleven_point_average,
+    interpolated_precision,
+    precision_recall_curve,
+)
 from .traps import Trap, trap_scenarios
 
-__all__ = ["Example", "Trap", "chunks_that_fit", "example_names", "load_example", "ndcg_table",
-           "trap_scenarios"]
+__all__ = [
+    "ELEVEN_POINTS",
+    "ERRATA",
+    "EXERCISE_METRICS",
+    "Erratum",
+    "Example",
+    "Exercise",
+    "ExerciseSet",
+    "Explanation",
+    "Feedback",
+    "PrecisionRecallCurve",
+    "Trap",
+    "check_answer",
+    "check_answers",
+    "chunks_that_fit",
+    "cohen_kappa",
+    "condensed_run",
+    "discount_curves",
+    "eleven_point_average",
+    "errata_markdown",
+    "example_names",
+    "explain",
+    "interpolated_precision",
+    "judged_at_k",
+    "load_example",
+    "make_exercise",
+    "ndcg_table",
+    "parse_answer",
+    "pool",
+    "precision_recall_curve",
+    "rank_biased_precision",
+    "restrict_judgments",
+    "simulated_assessor",
+    "top_k",
+    "trap_scenarios",
+]

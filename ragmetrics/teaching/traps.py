@@ -58,7 +58,8 @@ class Trap:
     def metric_names(self) -> list[str]:
         """The metrics to show side by side, all at this trap's ``k``."""
         k = self.k
-        return [f"recall@{k}", f"precision@{k}", f"hit_rate@{k}", f"mrr@{k}", f"ndcg@{k}"]
+        # One query: its reciprocal rank is "rr" (MRR is the mean of RR over queries).
+        return [f"recall@{k}", f"precision@{k}", f"hit_rate@{k}", f"rr@{k}", f"ndcg@{k}"]
 
     def scores(self, metrics: list[str] | None = None) -> dict[str, float]:
         """Score this one query with :func:`ragmetrics.evaluate`.
@@ -84,7 +85,7 @@ class Trap:
         recall@10    0.1250     REVEALS
         precision@10 0.1000
         hit_rate@10  1.0000
-        mrr@10       1.0000  looks fine
+        rr@10        1.0000  looks fine
         ndcg@10      0.2529
         """
         scores = self.scores()
@@ -116,12 +117,12 @@ def trap_scenarios() -> dict[str, Trap]:
     - ``high_ndcg_low_recall``: 40 relevant chunks, the top 10 hold 9 of them, well
       ranked. nDCG@10 = 0.92 (the article's "0.92 nDCG"), Recall@10 = 0.225.
     - ``high_recall_low_precision``: 3 relevant chunks, found, but k = 50.
-      Recall@50 = 1.0, Precision@50 = 0.06.
+      Recall@50 = 1.0, Precision@50 = 0.06: the most any ranking gets at k = 50.
     - ``high_precision_low_recall``: the article's precision trap (the example
       ``"precision_trap"``): one chunk returned, relevant, out of 50 relevant.
       Precision@1 = 1.0, Recall@1 = 0.02.
     - ``high_mrr_low_recall``: 8 relevant chunks, one of them at rank 1 and none of the
-      others in the top 10. MRR = 1.0, Recall@10 = 0.125.
+      others in the top 10. RR = 1.0, Recall@10 = 0.125.
 
     Examples
     --------
@@ -168,8 +169,9 @@ def trap_scenarios() -> dict[str, Trap]:
             looks_fine="recall@50",
             reveals="precision@50",
             lesson=(
-                "Everything is found, but 47 of the 50 chunks sent to the model are noise: "
-                "wasted tokens and a harder answer."
+                "Everything is found because k is 50: with 3 relevant chunks, Precision@50 "
+                "can be at most 3/50 = 0.06, so it measures the choice of k, not the ranking; "
+                "47 of the 50 chunks sent to the model are noise."
             ),
         ),
         Trap(
@@ -191,7 +193,7 @@ def trap_scenarios() -> dict[str, Trap]:
         ),
         Trap(
             name="high_mrr_low_recall",
-            title="High MRR, low recall",
+            title="High RR, low recall",
             story=(
                 "'How do I migrate to the new plan?' needs 8 step chunks; the overview "
                 "(step 1) is at rank 1 and no other step is in the top 10."
@@ -199,11 +201,11 @@ def trap_scenarios() -> dict[str, Trap]:
             retrieved=_ranking(10, {1}, steps, "noise"),
             relevant=tuple(steps),
             k=10,
-            looks_fine="mrr@10",
+            looks_fine="rr@10",
             reveals="recall@10",
             lesson=(
-                "MRR only sees the first relevant chunk; the other 7 steps the answer needs "
-                "are not in the top 10."
+                "RR (and so MRR, its mean) only sees the first relevant chunk; the other 7 "
+                "steps the answer needs are not in the top 10."
             ),
         ),
     ]

@@ -11,6 +11,10 @@ says what changed in a polite live region, and reads in light and dark themes.
 
 from .base import root_widgets
 from .board import RankingBoard
+from .chunking import ChunkingExplorer
+from .exercise import ExerciseWidget
 from .explorers import BudgetCalculator, KExplorer, TrapsGallery
+from .pr_explorer import PrecisionRecallExplorer
 
-__all__ = ["BudgetCalculator", "KExplorer", "RankingBoard", "TrapsGallery", "root_widgets"]
+__all__ = ["BudgetCalculator", "ChunkingExplorer", "ExerciseWidget", "KExplorer",
+           "PrecisionRecallExplorer", "RankingBoard", "TrapsGallery", "root_widgets"]

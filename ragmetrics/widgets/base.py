@@ -62,8 +62,8 @@ def root_widgets() -> tuple[type, ...]:
     """Every widget class a learner displays, in the order they were defined.
 
     >>> import ragmetrics.widgets
-    >>> [cls.__name__ for cls in root_widgets()]
-    ['RankingBoard', 'KExplorer', 'BudgetCalculator', 'TrapsGallery']
+    >>> print(", ".join(cls.__name__ for cls in root_widgets()))
+    RankingBoard, ChunkingExplorer, ExerciseWidget, KExplorer, BudgetCalculator, TrapsGallery, PrecisionRecallExplorer
     """
     return tuple(_ROOTS)
 

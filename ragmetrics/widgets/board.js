@@ -4,7 +4,8 @@
 //   order and recomputes the metrics);
 // - a click on a chunk, its relevance button, Enter or Space sets `toggle_request`
 //   ({doc_id, click}: Python cycles the grade);
-// - the slider sets `k`.
+// - the slider sets `k` (it ends at `k_max`, from Python: 10 past the end of the list);
+// - the "Reset" button sets `reset_request` ({click}: Python puts back the starting state).
 // It never computes a metric: every number comes from the `view` trait, and what the
 // live region says comes from the `announcement` trait.
 //
@@ -20,7 +21,7 @@ function render({ model, el: root }) {
   const helpId = rmId("rmb-help");
   const live = rmLiveRegion(model, { classes: ["rmb-status"] });
   const slider = rmRange({
-    label: "cut-off", min: 1, max: model.get("order").length + 10, value: model.get("k"),
+    label: "cut-off", min: 1, max: model.get("k_max"), value: model.get("k"),
     valueText: (k) => `k = ${k}`, onChange: setK,
     classes: { field: "rmb-slider", input: "rmb-k", readout: "rmb-k-label", name: "rmb-k-name" },
   });
@@ -40,7 +41,19 @@ function render({ model, el: root }) {
   const plot = rmSvgEl("svg", { class: "rmb-plot", viewBox: "0 0 270 160", role: "img", "aria-label": "Metrics over k" });
   const ndcgBox = rmEl("table", { class: "rmb-ndcg", "aria-label": "nDCG arithmetic" });
 
-  const left = rmEl("div", { class: "rmb-left" }, slider.field, live.region, help, listWrap, note);
+  let resets = 0;
+  const resetButton = rmEl("button", {
+    type: "button", class: "rm-btn rmb-reset", text: "Reset",
+    "aria-label": "Reset the board to its starting state", title: "Back to the starting order, relevance and k",
+  });
+  resetButton.addEventListener("click", () => {
+    mark("movedAt");
+    model.set("reset_request", { click: ++resets });
+    model.save_changes();
+  });
+  // Reset first: Tab from the slider goes on to the chunks, as before.
+  const controls = rmEl("div", { class: "rmb-controls" }, resetButton, slider.field);
+  const left = rmEl("div", { class: "rmb-left" }, controls, live.region, help, listWrap, note);
   const right = rmEl("div", { class: "rmb-right" }, metricsBox, plot, ndcgBox);
   root.append(rmEl("div", { class: "rmb-grid" }, left, right));
 
@@ -220,8 +233,8 @@ function render({ model, el: root }) {
 
   function drawSlider() {
     const k = model.get("k");
-    // Past the end of the list too: precision keeps dividing by k there.
-    slider.set(k, 1, Math.max(model.get("order").length + 10, k));
+    // Past the end of the list too (k_max, from Python): precision keeps dividing by k there.
+    slider.set(k, 1, Math.max(model.get("k_max"), k));
   }
 
   // -- drawing: the numbers from Python ------------------------------------------------
@@ -316,7 +329,7 @@ function render({ model, el: root }) {
   const onView = () => drawMetrics();
   const events = [
     ["change:order", onList], ["change:relevance", onList], ["change:titles", onList],
-    ["change:max_grade", onList], ["change:k", onK], ["change:view", onView],
+    ["change:max_grade", onList], ["change:k", onK], ["change:k_max", drawSlider], ["change:view", onView],
   ];
   events.forEach(([name, handler]) => model.on(name, handler));
   const resize = typeof ResizeObserver === "function" ? new ResizeObserver(() => placeCutoff()) : null;

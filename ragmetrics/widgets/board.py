@@ -35,8 +35,14 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     Keys: on a chunk, Up/Down go to the previous/next chunk, Home/End to the first/last,
     Alt+Up/Alt+Down move it one rank, Enter or Space toggles its relevance; Tab reaches
     its relevance button and its to-top, up and down buttons (Enter or Space presses
-    them); the cut-off slider takes Left/Down and Right/Up, Home and End. Focus stays on
-    the chunk or button through every move, and the live region says what changed.
+    them); the cut-off slider takes Left/Down and Right/Up, Home and End, and goes 10
+    past the end of the list (``k_max``), where precision keeps dividing by k. The
+    "Reset" button (or :meth:`reset`) puts back the starting order, relevance and k.
+    Focus stays on the chunk or button through every move, and the live region says what
+    changed.
+
+    To try a move without changing the board (a checkpoint cell), move a copy of its
+    state: ``trial = board.state(); trial.move("19", 5); print(trial.describe())``.
 
     Python holds the state: ``order`` (ids), ``relevance`` (id -> grade, including relevant
     ids that were not retrieved), ``k``, and ``metrics`` (name -> value, recomputed by
@@ -66,6 +72,11 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     (['a', 'b', 'x'], 1.0)
     >>> board.announcement
     'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
+    >>> board.reset()
+    >>> board.order, board.announcement
+    (['a', 'x', 'b'], 'board reset to its starting state; Recall@2 0.50, Precision@2 0.50, Hit rate@2 1.00, RR@2 1.00, nDCG@2 0.61')
+    >>> board.k_max  # the slider's end: 10 past the 3 chunks
+    13
     """
 
     order = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -88,6 +99,10 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     #: (n counts the clicks, so two clicks on one chunk are two changes). Python applies
     #: it (:meth:`toggle`): the grade rule stays here, and the trait syncs like the others.
     toggle_request = traitlets.Dict().tag(sync=True)
+    #: A press of the "Reset" button, from the browser: ``{"click": n}``; Python resets.
+    reset_request = traitlets.Dict().tag(sync=True)
+    #: The cut-off slider's last value (:func:`~ragmetrics.widgets.board_model.slider_max`).
+    k_max = traitlets.Int(20).tag(sync=True)
 
     def __init__(self, retrieved, relevant, k=10, titles=None, *, gain="linear"):
         order, relevance, titles = logic.normalise_board_input(retrieved, relevant, titles)
@@ -101,11 +116,16 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
             max_grade=max_grade,
             gain=gain,
             series=_series_styles(),
+            k_max=logic.slider_max(len(order), k),
         )
+        self._start = logic.BoardState(self.order, self.relevance, k, gain=gain,
+                                       max_grade=max_grade)
         self._state = None
+        self._quiet = False
         self._recompute()
         self.observe(self._recompute, names=["order", "relevance", "k", "gain"])
         self.observe(self._on_toggle_request, names=["toggle_request"])
+        self.observe(self._on_reset_request, names=["reset_request"])
 
     @classmethod
     def from_example(cls, name: str, k: int | None = None) -> RankingBoard:
@@ -159,18 +179,48 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         """What the board shows, as text (for checkpoint cells that nbval checks)."""
         return logic.describe_board(self.order, self.relevance, self.k, self.view)
 
+    def state(self) -> logic.BoardState:
+        """A copy of the board's state, to try moves on without moving the board."""
+        return logic.BoardState(self.order, self.relevance, self.k, gain=self.gain,
+                                max_grade=self.max_grade)
+
+    def starting_state(self) -> logic.BoardState:
+        """A copy of the state the board was made with (what :meth:`reset` puts back)."""
+        return self._start.copy()
+
+    def reset(self) -> None:
+        """Put back the starting order, relevance and k (the board's "Reset" button)."""
+        start = self._start
+        # One recomputation, once everything is back; the live region says "reset",
+        # not the moves that undoing it took.
+        self._quiet = True
+        try:
+            self.moved = ""
+            self.order = list(start.order)
+            self.relevance = dict(start.relevance)
+            self.k = start.k
+        finally:
+            self._quiet = False
+        self._recompute(reset=True)
+
     # -- wiring -------------------------------------------------------------------------
 
-    def _recompute(self, change=None) -> None:
+    def _recompute(self, change=None, *, reset=False) -> None:
+        if self._quiet:
+            return
         view = logic.board_view(self.order, self.relevance, self.k, gain=self.gain)
         state = {"order": list(self.order), "relevance": dict(self.relevance), "k": self.k,
                  "gain": self.gain, "max_grade": self.max_grade, "metrics": view["metrics"]}
-        said = "" if self._state is None else logic.describe_change(
-            self._state, state, moved=self.moved or None
-        )
+        if reset:
+            said = logic.describe_reset(view["metrics"], self.k)
+        elif self._state is None:
+            said = ""
+        else:
+            said = logic.describe_change(self._state, state, moved=self.moved or None)
         self._state = state
         # One message to the browser: the numbers and what the live region says of them.
         with self.hold_sync():
+            self.k_max = logic.slider_max(len(self.order), self.k)
             self.view = view
             self.metrics = view["metrics"]
             if said:
@@ -180,6 +230,10 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         request = change["new"]
         if isinstance(request, dict) and "doc_id" in request:
             self.toggle(request["doc_id"])
+
+    def _on_reset_request(self, change) -> None:
+        if isinstance(change["new"], dict) and "click" in change["new"]:
+            self.reset()
 
     def __repr__(self) -> str:
         relevant = {d: g for d, g in self.relevance.items() if g > 0}

@@ -17,13 +17,14 @@ import pandas as pd
 
 from ..errors import InputTypeError, InputValueError
 from ..evaluation.curves import metric_curves
-from ..metrics.table import metric_info
+from ..metrics.table import MetricSpec, metric_info
 from ..policies import GAIN_POLICIES
 from ..teaching.ndcg_steps import ndcg_table
 from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
 
 __all__ = [
     "BOARD_METRICS",
+    "BoardState",
     "board_view",
     "cycle_grade",
     "describe_board",
@@ -31,8 +32,10 @@ __all__ = [
     "describe_curves",
     "describe_metrics",
     "describe_ranking",
+    "describe_reset",
     "move",
     "moved_chunk",
+    "slider_max",
     "static_html",
 ]
 
@@ -41,9 +44,8 @@ BOARD_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
 
 
 def _label(name: str, k: int) -> str:
-    if name == "rr":
-        return f"RR@{k}"  # one query: the reciprocal rank, searched to depth k
-    return metric_info(name).pretty_name.replace("@k", f"@{k}")
+    """``"Recall@5"``, ``"RR@5"`` (one query: the reciprocal rank, searched to depth k)."""
+    return MetricSpec(metric_info(name).name, k).pretty_name
 
 
 def normalise_board_input(
@@ -120,6 +122,17 @@ def _ndcg_rows(table: pd.DataFrame) -> list[dict]:
         for name in ("doc_id", "grade", "gain", "discount", "discounted_gain")
     }
     return [dict(zip(columns, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+
+
+def slider_max(n_chunks: int, k: int) -> int:
+    """The cut-off slider's last value: 10 past the end of the list (or k, if larger).
+
+    Past the end of the list precision keeps dividing by k, so the slider goes there.
+
+    >>> slider_max(15, 10), slider_max(5, 40)
+    (25, 40)
+    """
+    return max(n_chunks + 10, k)
 
 
 def move(order: list[str], doc_id: str, to_rank: int) -> list[str]:
@@ -397,3 +410,90 @@ def static_html(order, relevance, k, titles, view) -> str:
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         f"<table><tbody>{metrics}</tbody></table></div>"
     )
+
+
+def describe_reset(metrics: Mapping[str, float], k: int) -> str:
+    """What the live region says when the board goes back to its starting state.
+
+    >>> describe_reset({"recall": 0.4, "ndcg": 0.55314}, 5)
+    'board reset to its starting state; Recall@5 0.40, nDCG@5 0.55'
+    """
+    return f"board reset to its starting state; {describe_metrics(metrics, k)}"
+
+
+class BoardState:
+    """A board's state without a widget: a copy to try moves on, leaving the board as it is.
+
+    ``board.state()`` gives one; checkpoint cells move the copy, so the board the learner
+    plays with keeps its starting state. Every number comes from :func:`board_view`.
+
+    Parameters
+    ----------
+    order : list of str
+        Chunk ids in rank order.
+    relevance : mapping of str to float
+        Chunk id -> grade.
+    k : int
+        The cut-off.
+    gain : {"linear", "exponential"}, default "linear"
+    max_grade : int, default 1
+        The grade a click cycles up to (as on the board).
+
+    Examples
+    --------
+    >>> state = BoardState(["a", "x", "b"], {"a": 1, "b": 1}, k=2)
+    >>> state.move("b", 2)
+    >>> state.order, state.metrics["recall"]
+    (['a', 'b', 'x'], 1.0)
+    >>> state.toggle("x")
+    >>> round(state.metrics["precision"], 4)
+    1.0
+    """
+
+    def __init__(self, order, relevance, k, *, gain="linear", max_grade=1):
+        self.order = list(order)
+        self.relevance = {str(d): float(g) for d, g in relevance.items()}
+        self.k = check_k(k)
+        self.gain = check_choice(gain, GAIN_POLICIES, "gain")
+        self.max_grade = int(max_grade)
+
+    def copy(self) -> BoardState:
+        """An independent copy."""
+        return BoardState(self.order, self.relevance, self.k, gain=self.gain,
+                          max_grade=self.max_grade)
+
+    def move(self, doc_id: str, to_rank: int) -> None:
+        """Move ``doc_id`` to 1-based ``to_rank``, as a drag and drop on the board does."""
+        self.order = move(self.order, str(doc_id), to_rank)
+
+    def toggle(self, doc_id: str) -> None:
+        """A click on a chunk: toggle it relevant, or cycle its grade."""
+        doc_id = str(doc_id)
+        if doc_id not in self.order:
+            raise InputValueError(f"{doc_id!r} is not on the board; ids are {self.order!r}")
+        self.relevance[doc_id] = float(cycle_grade(self.relevance.get(doc_id, 0.0),
+                                                   self.max_grade))
+
+    @property
+    def view(self) -> dict:
+        """What the board would show (:func:`board_view`)."""
+        return board_view(self.order, self.relevance, self.k, gain=self.gain)
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """The board's metrics at k."""
+        return self.view["metrics"]
+
+    def describe(self) -> str:
+        """What the board would show, as text (:func:`describe_board`)."""
+        return describe_board(self.order, self.relevance, self.k, self.view)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, BoardState):
+            return NotImplemented
+        return (self.order, self.relevance, self.k, self.gain) == (
+            other.order, other.relevance, other.k, other.gain)
+
+    def __repr__(self) -> str:
+        relevant = {d: g for d, g in self.relevance.items() if g > 0}
+        return f"BoardState(order={self.order!r}, relevant={relevant!r}, k={self.k})"

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from ..evaluation.curves import metrics_over_k
 from ..metrics.reference import recall_at_k
-from ..metrics.table import metric_info
+from ..metrics.table import MetricSpec, metric_info
 from ..plotting import plot_metrics_over_k, plot_ranking
 from ..teaching.budget import chunks_that_fit
 from ..teaching.examples import load_example
@@ -102,10 +102,7 @@ class KExplorer(ExplorerBox):
 
     def labels(self) -> dict[str, str]:
         k = self.slider.value
-        return {
-            name: ("RR@k" if name == "rr" else metric_info(name).pretty_name).replace("@k", f"@{k}")
-            for name in BOARD_METRICS
-        }
+        return {name: MetricSpec(metric_info(name).name, k).pretty_name for name in BOARD_METRICS}
 
     def text(self) -> str:
         labels = self.labels()

@@ -1,0 +1,173 @@
+"""Where judgments come from: pooling, unjudged docs, assessor agreement, a second judge.
+
+A golden set is itself a measurement. TREC builds it by **pooling** (judge only the union
+of every system's top-d docs); two assessors agree only so far (**Cohen's kappa**); an LLM
+used as a judge is a third assessor whose errors must be checked; and a doc nobody judged
+is scored as not relevant, which favours the systems that built the pool. These
+functions take runs and judgments as DataFrames (``query_id``, ``doc_id``, and ``rank`` or
+``score`` / ``relevance``), as :func:`ragmetrics.evaluate` does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import pandas as pd
+
+from ..errors import InputValueError
+from ..validation import check_k
+
+__all__ = [
+    "cohen_kappa",
+    "condensed_run",
+    "judged_at_k",
+    "pool",
+    "restrict_judgments",
+    "simulated_assessor",
+    "top_k",
+]
+
+
+def top_k(run: pd.DataFrame, k: int) -> pd.DataFrame:
+    """Each query's top ``k`` rows of a run (by ``rank`` if present, else by ``score``)."""
+    k = check_k(k)
+    if "rank" in run.columns:
+        ordered = run.sort_values(["query_id", "rank"], kind="stable")
+    else:
+        ordered = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+    return ordered.groupby("query_id", sort=False).head(k)
+
+
+def pool(runs: Mapping[str, pd.DataFrame], depth: int) -> pd.DataFrame:
+    """The judging pool: the union of every run's top ``depth`` docs, per query.
+
+    Returns
+    -------
+    DataFrame
+        ``query_id``, ``doc_id``, ``pooled_by`` (the runs that put the doc in their top
+        ``depth``, joined by ``+``), one row per pooled (query, doc).
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"query_id": "q", "doc_id": ["x", "y", "z"], "rank": [1, 2, 3]})
+    >>> b = pd.DataFrame({"query_id": "q", "doc_id": ["y", "w", "x"], "rank": [1, 2, 3]})
+    >>> pool({"a": a, "b": b}, 2)
+      query_id doc_id pooled_by
+    0        q      w         b
+    1        q      x         a
+    2        q      y       a+b
+    """
+    if not runs:
+        raise InputValueError("pool needs at least one run")
+    parts = []
+    for name, run in runs.items():
+        head = top_k(run, depth)[["query_id", "doc_id"]].copy()
+        head["pooled_by"] = name
+        parts.append(head)
+    both = pd.concat(parts, ignore_index=True)
+    grouped = both.groupby(["query_id", "doc_id"], sort=True)["pooled_by"].agg(
+        lambda names: "+".join(dict.fromkeys(names)))
+    return grouped.reset_index()
+
+
+def restrict_judgments(qrels: pd.DataFrame, pooled: pd.DataFrame) -> pd.DataFrame:
+    """The judgments a pool would have produced: every pooled doc judged (its grade in
+    ``qrels``, 0 if ``qrels`` does not list it), every other doc unjudged.
+
+    ``qrels`` lists the relevant docs (``relevance`` > 0) of a fully judged collection;
+    the result lists every pooled doc, relevant or not, so that "judged" can be told from
+    "unjudged".
+    """
+    graded = pooled[["query_id", "doc_id"]].merge(qrels[["query_id", "doc_id", "relevance"]],
+                                                  on=["query_id", "doc_id"], how="left")
+    graded["relevance"] = graded["relevance"].fillna(0).astype(int)
+    return graded
+
+
+def judged_at_k(run: pd.DataFrame, judged: pd.DataFrame, k: int) -> pd.Series:
+    """Per query, the share of the run's top ``k`` docs that have a judgment (any grade,
+    0 included): ir_measures' ``Judged@k``. A low value means the metrics rest on guesses.
+
+    >>> run = pd.DataFrame({"query_id": "q", "doc_id": ["x", "y", "z"], "rank": [1, 2, 3]})
+    >>> judged = pd.DataFrame({"query_id": ["q"], "doc_id": ["y"], "relevance": [0]})
+    >>> judged_at_k(run, judged, 2).round(2).to_dict()
+    {'q': 0.5}
+    """
+    k = check_k(k)
+    head = top_k(run, k)
+    known = set(zip(judged["query_id"], judged["doc_id"], strict=True))
+    flags = [(q, d) in known for q, d in zip(head["query_id"], head["doc_id"], strict=True)]
+    share = pd.Series(flags, index=head["query_id"].to_numpy()).groupby(level=0).sum() / k
+    share.index.name = "query_id"
+    return share.astype(float)
+
+
+def condensed_run(run: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+    """The run with its unjudged docs removed and the ranks closed up (Sakai's
+    *condensed list*): the judged docs are scored as if the unjudged ones were not there,
+    instead of counting them as not relevant."""
+    known = set(zip(judged["query_id"], judged["doc_id"], strict=True))
+    keep = [(q, d) in known for q, d in zip(run["query_id"], run["doc_id"], strict=True)]
+    kept = run.loc[keep].copy()
+    if "rank" in kept.columns:
+        kept = kept.sort_values(["query_id", "rank"], kind="stable")
+        kept["rank"] = kept.groupby("query_id").cumcount() + 1
+    return kept.reset_index(drop=True)
+
+
+def cohen_kappa(first, second) -> float:
+    r"""Cohen's kappa between two assessors' labels of the same items.
+
+    .. math:: \kappa = \frac{P(A) - P(E)}{1 - P(E)}
+
+    :math:`P(A)` is the share of items on which they agree; :math:`P(E)` the share they
+    would agree on by chance, from each assessor's own label frequencies. 1 is full
+    agreement, 0 is what chance gives.
+
+    Examples
+    --------
+    Manning, Raghavan & Schütze's example (IIR, table 8.2): 400 documents, judged
+    relevant by both 300 times, by neither 70 times, and 20 + 10 times by one only.
+
+    >>> first = ["yes"] * 300 + ["yes"] * 20 + ["no"] * 10 + ["no"] * 70
+    >>> second = ["yes"] * 300 + ["no"] * 20 + ["yes"] * 10 + ["no"] * 70
+    >>> round(cohen_kappa(first, second), 3)
+    0.776
+    """
+    first, second = list(first), list(second)
+    if len(first) != len(second) or not first:
+        raise InputValueError(
+            f"kappa needs two label lists of the same, non-zero length; got {len(first)} "
+            f"and {len(second)}")
+    n = len(first)
+    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    labels = set(first) | set(second)
+    expected = sum((first.count(label) / n) * (second.count(label) / n) for label in labels)
+    if expected == 1:
+        return 1.0  # both gave one and the same label to everything
+    return (observed - expected) / (1 - expected)
+
+
+def simulated_assessor(judged: pd.DataFrame, *, flip: Mapping[int, float], seed: int = 0
+                       ) -> pd.DataFrame:
+    """A second, simulated assessor: the same judgments with some labels changed.
+
+    ``flip`` maps a grade to the chance that this assessor gives it another label:
+    a relevant grade (1, 2) flips to 0, a 0 flips to 1. Seeded, so the same every run. It
+    stands in for a second person (or a model) judging the same pool, to show what
+    disagreement does to the numbers; it is not a model of any real assessor.
+    """
+    bad = {g: p for g, p in flip.items() if not 0 <= p <= 1}
+    if bad:
+        raise InputValueError(f"flip chances must be between 0 and 1; got {bad!r}")
+    rng = random.Random(f"ragmetrics-assessor:{seed}")
+    out = judged.copy()
+    labels = []
+    for grade in out["relevance"]:
+        if rng.random() < flip.get(int(grade), 0.0):
+            labels.append(0 if grade > 0 else 1)
+        else:
+            labels.append(int(grade))
+    out["relevance"] = labels
+    return out

@@ -1,0 +1,90 @@
+"""Where judgments come from (ragmetrics.teaching.judgments) and the discount curves."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from ragmetrics.teaching import (
+    cohen_kappa,
+    condensed_run,
+    discount_curves,
+    judged_at_k,
+    pool,
+    rank_biased_precision,
+    restrict_judgments,
+    simulated_assessor,
+    top_k,
+)
+
+RUN_A = pd.DataFrame({"query_id": ["q"] * 3 + ["r"] * 2, "doc_id": ["x", "y", "z", "u", "v"],
+                      "rank": [1, 2, 3, 1, 2]})
+RUN_B = pd.DataFrame({"query_id": ["q"] * 3, "doc_id": ["y", "w", "x"], "score": [3.0, 2.0, 1.0]})
+QRELS = pd.DataFrame({"query_id": ["q", "q", "r"], "doc_id": ["x", "w", "v"], "relevance": [2, 1, 1]})
+
+
+def test_top_k_by_rank_or_by_score():
+    assert top_k(RUN_A, 1)["doc_id"].tolist() == ["x", "u"]
+    assert top_k(RUN_B, 2)["doc_id"].tolist() == ["y", "w"]
+
+
+def test_pool_is_the_union_of_each_runs_top_d():
+    pooled = pool({"a": RUN_A, "b": RUN_B}, 2)
+    assert list(zip(pooled["query_id"], pooled["doc_id"], pooled["pooled_by"], strict=True)) == [
+        ("q", "w", "b"), ("q", "x", "a"), ("q", "y", "a+b"), ("r", "u", "a"), ("r", "v", "a")]
+    with pytest.raises(ValueError, match="at least one run"):
+        pool({}, 2)
+
+
+def test_restricted_judgments_judge_every_pooled_doc_and_nothing_else():
+    judged = restrict_judgments(QRELS, pool({"a": RUN_A}, 1))
+    assert judged.to_dict("list") == {"query_id": ["q", "r"], "doc_id": ["x", "u"],
+                                      "relevance": [2, 0]}
+
+
+def test_judged_at_k_and_the_condensed_list():
+    judged = restrict_judgments(QRELS, pool({"a": RUN_A}, 1))
+    assert judged_at_k(RUN_A, judged, 2).to_dict() == {"q": 0.5, "r": 0.5}
+    condensed = condensed_run(RUN_A, judged)
+    assert condensed[["query_id", "doc_id", "rank"]].values.tolist() == [["q", "x", 1], ["r", "u", 1]]
+
+
+def test_kappa_by_hand_and_at_its_limits():
+    assert cohen_kappa("aabb", "aabb") == 1.0
+    assert cohen_kappa("aaaa", "aaaa") == 1.0
+    # P(A) = 1/2, P(E) = 1/2: no better than chance
+    assert cohen_kappa("abab", "aabb") == 0.0
+    # Manning et al., IIR table 8.2
+    first = ["y"] * 320 + ["n"] * 80
+    second = ["y"] * 300 + ["n"] * 20 + ["y"] * 10 + ["n"] * 70
+    assert round(cohen_kappa(first, second), 3) == 0.776
+    with pytest.raises(ValueError, match="same, non-zero length; got 2 and 1"):
+        cohen_kappa("ab", "a")
+
+
+def test_the_simulated_assessor_is_seeded_and_flips_as_asked():
+    judged = pd.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(2000)],
+                           "relevance": [0, 1] * 1000})
+    a = simulated_assessor(judged, flip={0: 0.2, 1: 0.0}, seed=3)
+    assert a.equals(simulated_assessor(judged, flip={0: 0.2, 1: 0.0}, seed=3))
+    flipped = (a["relevance"] != judged["relevance"])
+    assert not flipped[judged["relevance"] == 1].any()
+    assert 0.15 < flipped[judged["relevance"] == 0].mean() < 0.25
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        simulated_assessor(judged, flip={0: 1.5})
+
+
+def test_rbp_and_the_discount_curves():
+    assert math.isclose(rank_biased_precision(["a", "x", "b"], {"a", "b"}, p=0.5), 0.5 * 1.25)
+    with pytest.raises(ValueError, match="persistence"):
+        rank_biased_precision(["a"], {"a"}, p=1.0)
+    curves = discount_curves(12, k=10, p=0.8)
+    assert math.isclose(curves.loc[3, "nDCG@10"], 0.5)
+    assert math.isclose(curves.loc[4, "RR"], 0.25)
+    assert curves.loc[10, "Precision@10"] == 0.1
+    assert curves.loc[11, "Precision@10"] == 0
+    assert curves.loc[11, "Hit rate@10"] == 0
+    assert curves.loc[10, "Hit rate@10"] == 1
+    assert math.isclose(curves.loc[2, "RBP(p=0.8)"], 0.2 * 0.8)
