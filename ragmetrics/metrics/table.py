@@ -318,7 +318,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             "(2^g - 1) / 2^g_max (err(max_grade=4); a map: err(1=0.2,2=0.6))",
             cutoff="optional", kernel=graded.err, reference=ref.err_at_k,
             params=(Param("max_grade", None, "optional", "g_max (default: the highest "
-                          "grade judged)"),
+                          "grade judged, over all queries)"),
                     Param("chances", (), "grade_map", "grade=chance pairs")),
             average_ties=False, curves=True,
         ),
