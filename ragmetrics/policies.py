@@ -132,7 +132,8 @@ CONVENTIONS: tuple[Convention, ...] = (
                 "the tied docs (exact, in closed form; McSherry & Najork for DCG)")),
         trec_eval="trec_eval",
         details="lists of ids are already in rank order; \"average\" lies between "
-        "\"pessimistic\" and \"optimistic\", and has no closed form for infAP, "
+        "\"pessimistic\" and \"optimistic\" for the metrics that reward relevance only "
+        "(not the unjudged counts), and has no closed form for infAP, "
         "interpolated precision, 11pt_avg, G, ERR or relstring (an error names them)",
     ),
     Convention(
