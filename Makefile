@@ -46,7 +46,7 @@ BENCH_STAMP := $(BENCH_VENV)/.installed-$(shell cat pyproject.toml benchmarks/re
 $(BENCH_STAMP):
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(BENCH_VENV)/bin/python -m pip install --quiet -e . -r benchmarks/requirements.txt
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e ".[dask]" -r benchmarks/requirements.txt
 	$(BENCH_VENV)/bin/python benchmarks/run.py --warm-caches
 	rm -f $(BENCH_VENV)/.installed-*
 	touch $(BENCH_STAMP)

@@ -32,7 +32,8 @@ difference (ties, missing queries), found by experiment on the small preset; the
 single-query path (``ragmetrics.metric_curves``, the arrays the widgets use, target
 under 1 ms per call; and ``metrics_over_k``, the same as a DataFrame; the default metrics at
 k = 1..50); and *file to frame*: ragmetrics' readers against pandas' on the same 2M-row
-TREC, CSV, JSON Lines and Parquet files (``benchmarks/readers.py``).
+TREC, CSV, JSON Lines and Parquet files (``benchmarks/readers.py``); with ``--big``, the
+big runs from files to results (``benchmarks/big.py``).
 ``--profile medium`` prints where ragmetrics spends its time instead.
 """
 
@@ -61,6 +62,7 @@ if str(ROOT) not in sys.path:  # run as a script: make ``benchmarks`` importable
 import numpy as np
 import pandas as pd
 
+from benchmarks import big as bench_big
 from benchmarks import data as bench_data
 from benchmarks import many_measures
 from benchmarks import peers as bench_peers
@@ -635,6 +637,9 @@ def render(report: dict) -> str:
     if report.get("many_measures"):
         out += ["", "## 30 trec_eval measures at once, end to end from DataFrames", ""]
         out += many_measures.render(report["many_measures"])
+    if report.get("big"):
+        out += ["", "## Big runs: from files to results (`benchmarks/big.py`)", "",
+                bench_big.render_big(report["big"])]
     single = report.get("single_query")
     if single:
         out += ["", ("## Single query: f(retrieved, relevant, range(1, 51)), the default "
@@ -786,6 +791,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--many-measures-size", default="medium",
                         help="preset for the 30-measure case (ragmetrics and pytrec_eval, "
                              "benchmarks/many_measures.py), 'none' to skip")
+    parser.add_argument("--big", action="store_true",
+                        help="also the big runs (benchmarks/big.py, its default sizes: file "
+                             "to result at 2M and 10M rows, a streamed run, the command's "
+                             "memory, Dask, 126 runs): about 15 more minutes")
+    parser.add_argument("--trec-eval", help="big runs: the trec_eval program to time "
+                                            "against (else $TREC_EVAL, or trec_eval on PATH)")
     parser.add_argument("--warm-caches", action="store_true",
                         help="only call each library once on tiny data (ranx's numba cache)")
     return parser.parse_args(argv)
@@ -877,6 +888,9 @@ def main(argv=None) -> int:
         report["many_measures"] = time_many_measures(args.many_measures_size, args.seed,
                                                      data_options, names)
         _print("\n".join(many_measures.render(report["many_measures"])))
+    if args.big:
+        _print("[big] files to results, streamed, the command, Dask, many runs ...")
+        report["big"] = bench_big.run_big(trec_eval=args.trec_eval, log=_print)
     variant_sizes = [size for size in _variant_sizes(args) if size in sizes]
     if len(variant_sizes) < len(_variant_sizes(args)):
         _print("note: variants are timed only at sizes also in --sizes: "

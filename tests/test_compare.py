@@ -524,3 +524,17 @@ def test_the_command_line_passes_alpha_and_confidence_apart(capsys):
     assert "the verdicts are at alpha = 0.01 and the intervals at confidence 0.9" in out
     assert main([*args, "--alpha", "1.5"]) == 2
     assert "alpha must be between 0 and 1" in capsys.readouterr().err
+
+
+def test_progress_true_draws_a_bar_and_changes_no_number(runs_and_qrels, capsys):
+    runs, qrels = runs_and_qrels
+    plain = compare(runs, qrels, METRICS, n_resamples=300)
+    assert capsys.readouterr().err == ""
+    shown = compare(runs, qrels, METRICS, n_resamples=300, progress=True)
+    err = capsys.readouterr().err
+    assert "resampling: 100%" in err
+    assert "600/600" in err  # the bootstrap pass, then the randomization pass
+    pd.testing.assert_frame_equal(shown.summary, plain.summary, check_exact=True)
+    pd.testing.assert_frame_equal(shown.tests, plain.tests, check_exact=True)
+    compare(runs, qrels, METRICS, n_resamples=300, progress=False)
+    assert capsys.readouterr().err == ""

@@ -254,7 +254,7 @@ def test_a_run_of_one_row_per_query_and_an_empty_run():
 # ---------------------------------------------------------------------------------------------
 
 
-def colliding_doc_ids(column: pd.Series, what: str, rows=None) -> Ids:
+def colliding_doc_ids(column: pd.Series, what: str, rows=None, against=None) -> Ids:
     """The real ids, but every one hashes to 7: all keys of a query collide."""
     ids = doc_ids(column, what, rows)
     return Ids(ids.values, np.full(len(ids.values), 7, dtype=np.int64), ids.kind)

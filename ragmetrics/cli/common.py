@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..io import read_qrels, read_run
 
 __all__ = ["Parser", "UsageError", "check_output_names", "existing_file", "load_qrels",
-           "load_run", "number", "progress_line"]
+           "load_run", "number"]
 
 
 class UsageError(InputError):
@@ -84,14 +84,3 @@ def check_output_names(path_text: str | None, option: str, extensions) -> None:
         raise UsageError(
             f"{option} {path_text}: the file name must end in {' or '.join(extensions)}"
         )
-
-
-def progress_line(stream):
-    """A ``progress(done, total)`` callback that draws a percentage on ``stream``."""
-    def show(done: int, total: int) -> None:
-        stream.write(f"\rresampling: {100 * done // max(total, 1):3d}%")
-        if done >= total:
-            stream.write("\r" + " " * 20 + "\r")
-        stream.flush()
-
-    return show

@@ -11,6 +11,10 @@ One run prints each metric's mean with its bootstrap interval; two or more also 
 each run against the first (the baseline): the difference, its interval, the paired
 randomization and t-test p-values, the corrected p-value and a verdict. Warnings (too few
 queries, one metric alone, queries missing from a run) are printed with the numbers.
+From five runs on, one line per metric and run, best first (``--wide``: one column per
+run). Each run is read when it is scored and let go after, the next ones read ahead; a
+TREC run larger than 32 MB is read and scored in parts of whole queries, in bounded
+memory (:mod:`ragmetrics.cli.runs`). Progress bars on a terminal only (``--quiet``: none).
 
 **Runs over different chunkings** are judged by evidence spans, not by a golden set of
 chunk ids (which no two chunkings share): ``--evidence`` is then the golden set, and no
@@ -60,21 +64,16 @@ from ..evaluation import check_judgments
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.table import metric_info
 from ..policies import CONVENTIONS, Conventions
+from ..progress import resampling_callback
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
+from ..reports.long_text import LONG_FROM, to_long_text
 from ..reports.output_files import check_outputs
 from ..safe_text import terminal_text
 from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
-from .common import (
-    UsageError,
-    check_output_names,
-    existing_file,
-    load_qrels,
-    load_run,
-    number,
-    progress_line,
-)
+from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
+from .runs import deferred_runs, return_freed_memory_at_once
 
 __all__ = ["add_parser", "run"]
 
@@ -119,6 +118,11 @@ def add_parser(subcommands) -> None:
                      help="write a report: .html (self-contained) or .md")
     cmd.add_argument("--per-query", metavar="FILE",
                      help="write every per-query value to this .csv")
+    cmd.add_argument("--wide", action="store_true",
+                     help=f"one column per run, even for {LONG_FROM} runs or more (which "
+                     "otherwise print one line per metric and run, best first)")
+    cmd.add_argument("--quiet", action="store_true",
+                     help="no progress bars (there are none unless stderr is a terminal)")
     cmd.add_argument("--trec-extra-fields", choices=EXTRA_FIELDS, default="error",
                      help="a TREC run line of more than 6 fields: an error (an id with a "
                      "space in it shifts every field), or ignore what follows the run "
@@ -299,6 +303,8 @@ def run(args) -> int:
     Conventions(**conventions)  # the options' own errors, before any file is read
     parse_metric_names(metrics)
 
+    show_progress = sys.stderr.isatty() and not args.quiet
+    return_freed_memory_at_once()  # before any file is read: bounded memory in parts
     if spans:
         documents = (None if args.documents is None
                      else existing_file(args.documents, "--documents"))
@@ -308,14 +314,19 @@ def run(args) -> int:
             unit=args.unit or "char", overlap=args.overlap or "union")
         chunks = {name: existing_file(path, "--chunks") for name, (_, path)
                   in zip(names, pairs, strict=True)}
+        # Span runs are scored against their chunkings' texts: read whole.
+        runs = {name: load_run(path, extra_fields=args.trec_extra_fields,
+                               duplicates=args.duplicates)
+                for name, path in zip(names, run_paths, strict=True)}
     else:
         judgments, chunks = load_qrels(args.golden), None
         try:
             check_judgments(judgments, metrics, **conventions)
         except InputError as error:
             raise UsageError(f"GOLDEN {args.golden}: {error}") from None
-    runs = {name: load_run(path, extra_fields=args.trec_extra_fields, duplicates=args.duplicates)
-            for name, path in zip(names, run_paths, strict=True)}
+        # Each run is read when it is scored, a large TREC run in parts (ragmetrics.cli.runs).
+        runs = deferred_runs(run_paths, names, extra_fields=args.trec_extra_fields,
+                             duplicates=args.duplicates, show_progress=show_progress)
     comparison = compare(
         runs,
         judgments,
@@ -328,10 +339,11 @@ def run(args) -> int:
         max_resamples=args.max_resamples,
         seed=args.seed,
         correction=args.correction,
-        progress=progress_line(sys.stderr) if sys.stderr.isatty() else None,
+        progress=resampling_callback(show_progress),
         **conventions,
     )
-    print(to_text(comparison))
+    long_form = len(runs) >= LONG_FROM and not args.wide
+    print(to_long_text(comparison) if long_form else to_text(comparison))
     if args.report is not None:
         write_report(comparison, args.report)
         print(terminal_text(f"report written to {args.report}"), file=sys.stderr)

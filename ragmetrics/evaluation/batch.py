@@ -25,10 +25,14 @@ from ..errors import (
 from ..metrics.scoring import score
 from ..metrics.table import MetricSpec, parse_metrics
 from ..policies import Conventions, parameters_doc
+from .arrow_inputs import as_frame
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns
+from .on_dask import evaluate_on_dask, is_dask_frame
+from .parts import DeferredRun, RunInParts
 
-__all__ = ["AGGREGATES", "CoverageWarning", "Evaluation", "check_judgments", "evaluate"]
+__all__ = ["AGGREGATES", "CoverageWarning", "Evaluation", "check_judgments", "evaluate",
+           "summarize", "warn_coverage", "warn_nothing_retrieved"]
 
 #: The floor of a geometric mean: trec_eval's MIN_GEO_MEAN (its values print 4 decimals).
 GEOMETRIC_FLOOR = 0.00001
@@ -158,13 +162,17 @@ def evaluate(
 
     Parameters
     ----------
-    run : DataFrame or mapping
+    run : DataFrame, table or mapping
         ``query_id``, ``doc_id`` and ``score`` (or ``rank``) columns; or
         ``{query_id: [doc ids in rank order]}``; or ``{query_id: {doc_id: score}}``.
-        With both ``score`` and ``rank``, the score decides (as in trec_eval).
-    qrels : DataFrame, mapping or SpanJudgments
-        ``query_id``, ``doc_id`` and ``relevance`` columns; or
-        ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``. Or
+        With both ``score`` and ``rank``, the score decides (as in trec_eval). A frame
+        may be pandas (ids as ``object``, ``str`` or Arrow strings), a ``pyarrow.Table``
+        or a Polars ``DataFrame`` or ``LazyFrame`` (ids stay in Arrow:
+        :mod:`~ragmetrics.evaluation.arrow_inputs`), or a ``dask.dataframe.DataFrame``,
+        evaluated partition by partition on Dask (:mod:`~ragmetrics.evaluation.on_dask`).
+    qrels : DataFrame, table, mapping or SpanJudgments
+        ``query_id``, ``doc_id`` and ``relevance`` columns (pandas, pyarrow or Polars);
+        or ``{query_id: {doc_id: grade}}``; or ``{query_id: set of relevant ids}``. Or
         evidence spans, :class:`ragmetrics.spans.SpanJudgments`, with ``chunks``.
     metrics : sequence of str
         Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
@@ -233,6 +241,15 @@ def evaluate(
     if qrels is None:
         raise InputTypeError("evaluate needs the judgments: qrels, or evidence= with chunks=")
     specs = parse_metrics(names)
+    if is_dask_frame(run):  # the same evaluation, partition by partition, on Dask
+        return evaluate_on_dask(run, qrels, names, conventions)
+    if isinstance(run, RunInParts):  # read and scored a part of whole queries at a time
+        from .streaming import evaluate_run_in_parts  # streaming builds on this module
+
+        return evaluate_run_in_parts(run, qrels, names, conventions)
+    if isinstance(run, DeferredRun):
+        run = run.load()
+    run, qrels = as_frame(run), as_frame(qrels)  # Arrow and Polars tables, zero-copy
     columns = run_columns(run, order_by=order_by, ties=ties)
     prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
     in_run = prepared.coverage.in_run
@@ -247,13 +264,13 @@ def evaluate(
     per_query = per_query.iloc[order]
     result = Evaluation(
         per_query=per_query,
-        summary=_summary(per_query, specs),
+        summary=summarize(per_query, specs),
         conventions=conventions,
         queries_missing_from_run=prepared.ids(~in_run),
         queries_missing_from_qrels=prepared.coverage.unjudged,
         queries_without_relevant=prepared.ids(prepared.empty),
     )
-    _warn_coverage(result)
+    warn_coverage(result)
     _warn_empty(result, prepared.judged.n, prepared.judged.max_grade)
     _warn_if_nothing_relevant_retrieved(prepared)
     return result
@@ -284,7 +301,8 @@ def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10
         evaluate({}, qrels, metrics, **conventions)
 
 
-def _warn_coverage(result: Evaluation) -> None:
+def warn_coverage(result: Evaluation) -> None:
+    """The :class:`CoverageWarning` of ``result``, if queries are missing from one side."""
     parts = []
     if result.queries_missing_from_run:
         how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
@@ -329,17 +347,22 @@ def _warn_if_nothing_relevant_retrieved(prepared: Prepared) -> None:
     ranked = prepared.ranked
     if not answered.any() or ranked.relevant.any() or not len(ranked):
         return
-    depth = "" if prepared.depth is None else f" in the top {prepared.depth}"
-    n = int(answered.sum())
+    warn_nothing_retrieved(int(answered.sum()), prepared.depth, stacklevel=4)
+
+
+def warn_nothing_retrieved(n: int, depth: int | None, *, stacklevel: int = 3) -> None:
+    """The :class:`NoRelevantRetrievedWarning` for ``n`` queries read ``depth`` deep."""
+    where = "" if depth is None else f" in the top {depth}"
     warnings.warn(
-        f"no relevant doc was retrieved{depth} for any of the {_count(n)} that have one: "
+        f"no relevant doc was retrieved{where} for any of the {_count(n)} that have one: "
         "every metric that counts hits is 0; if that is unexpected, check that the run and "
         "the judgments write doc ids the same way",
-        NoRelevantRetrievedWarning, stacklevel=3)
+        NoRelevantRetrievedWarning, stacklevel=stacklevel)
 
 
-def _summary(per_query: pd.DataFrame, specs) -> pd.Series:
-    """The mean of each number column; the geometric mean for the metrics it defines."""
+def summarize(per_query: pd.DataFrame, specs) -> pd.Series:
+    """The mean of each number column (``specs``: the columns' metrics, in order); the
+    geometric mean for the metrics it defines (gm_map, gm_bpref); text columns left out."""
     values = {}
     for column, spec in zip(per_query.columns, specs, strict=True):
         if spec.info.kind == "text":

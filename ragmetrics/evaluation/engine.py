@@ -154,7 +154,8 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
     row_q, row_score = coverage.block_query[row_block], ranked.score[judged_rows]
 
     # Doc ids: only those of the rows read are checked, hashed and matched.
-    docs, qrels_docs = doc_ids(run.doc.take(rows), "run", rows), judged.qrels_docs
+    qrels_docs = judged.qrels_docs
+    docs = doc_ids(run.doc.take(rows), "run", rows, against=qrels_docs)
     if not fast_paths.ENABLED:  # the plain path: exact codes, no hash to check
         qrels_docs, docs = exact_codes(qrels_docs, docs)
     check_same_kinds((coverage.query_kind, docs.kind), (judged.qrels.query_kind, qrels_docs.kind))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .arrow_ids import ArrowIds, arrow_strings, hashed_doc_ids
 from .inputs import check_ids
 
 
@@ -28,16 +29,26 @@ class Ids:
     kind: str | None = None  # "str", "int", or None when there are no ids
 
 
-def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None) -> Ids:
+def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None,
+            against: Ids | ArrowIds | None = None) -> Ids | ArrowIds:
     """The ids of ``column``, checked, with a hash each (equal ids, equal hashes).
 
     ``what`` ("run" or "qrels") and ``rows`` (row numbers of a selection) name the place
     of a bad id in the error. The usual case, all ``str``, takes one pass over the ids:
-    ``str.__hash__`` hashes a str and refuses anything else.
+    ``str.__hash__`` hashes a str and refuses anything else. Ids in Arrow are hashed from
+    their bytes instead (:mod:`~ragmetrics.evaluation.arrow_ids`). ``against`` (the
+    judgments' ids, when these are the run's) decides which of the two hashes to take,
+    so that both sides of a match take the same.
     """
     if column.dtype.kind in "iu":
         values = column.to_numpy(np.int64)
         return Ids(values, values, "int" if len(values) else None)
+    if against is None or isinstance(against, ArrowIds):
+        array = arrow_strings(column)
+        if array is None and isinstance(against, ArrowIds) and len(column):
+            array = _as_arrow_text(column)  # hashed as the judgments' ids were
+        if array is not None:
+            return hashed_doc_ids(array, column, what, rows)
     values = column.to_numpy(dtype=object)  # Arrow strings become str here, rows read only
     if column.dtype == object:
         try:
@@ -47,6 +58,16 @@ def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None) -> Ids
             pass
     kind = check_ids(column, "doc_id", what, rows)
     return Ids(values, np.fromiter(map(hash, values), np.int64, len(values)), kind)
+
+
+def _as_arrow_text(column: pd.Series):
+    """Python ``str`` ids as Arrow strings (None if they are not all ``str``)."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(column.to_numpy(dtype=object), pa.large_string())
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        return None  # not all str: the check below finds what, and says where
 
 
 def exact_codes(first: Ids, second: Ids) -> tuple[Ids, Ids]:

@@ -110,6 +110,9 @@ class Source:
         The path, as the caller named it (errors quote it).
     """
 
+    #: The number of the first line: 1, or more for a part of a file (:meth:`part`).
+    first_line = 1
+
     def __init__(self, path) -> None:
         self.name = os.fspath(path)
         self._path = path
@@ -118,7 +121,19 @@ class Source:
         self._normalized: str | None = None
         self._lines: list[str] | None = None
 
+    @classmethod
+    def part(cls, name: str, data: bytes, first_line: int) -> Source:
+        """Whole lines of a file, read already (``data``, decompressed), starting at line
+        ``first_line``: errors name the file and its line numbers."""
+        source = cls.__new__(cls)
+        source.name, source._path, source.first_line = name, None, first_line
+        source._part = data
+        source._data, source._text, source._normalized, source._lines = data, None, None, None
+        return source
+
     def _read(self) -> bytes:
+        if self._path is None:  # a part of a file: its bytes are all there is
+            return self._part
         raw = read_bytes(self._path)
         if raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte-order mark, e.g. from Excel
             raw = raw[3:]
@@ -154,7 +169,7 @@ class Source:
                 "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as "
                 "UTF-8", path=self.name)
         before = _LINE_BREAK.sub("\n", raw[: error.start].decode("utf-8", "replace"))
-        line = before.count("\n") + 1
+        line = before.count("\n") + self.first_line
         start = max(raw.rfind(b"\n", 0, error.start), raw.rfind(b"\r", 0, error.start)) + 1
         ends = [i for i in (raw.find(b"\n", error.start), raw.find(b"\r", error.start)) if i >= 0]
         text = raw[start : min(ends) if ends else len(raw)]
@@ -183,7 +198,7 @@ class Source:
         return self._lines
 
     def line_text(self, number: int) -> str:
-        return self.lines()[number - 1]
+        return self.lines()[number - self.first_line]
 
     def error(self, reason: str, line: int | None = None) -> FormatError:
         text = None if line is None else self.line_text(line)

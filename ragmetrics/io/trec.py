@@ -171,7 +171,7 @@ def split_slowly(
     rows: list[list[str]] = []
     numbers: list[int] = []
     problem = None
-    for number, line in enumerate(source.lines(), start=1):
+    for number, line in enumerate(source.lines(), start=source.first_line):
         fields = _FIELD.findall(line)
         if not fields:
             continue
@@ -210,13 +210,14 @@ def _read_trec(
 ) -> pd.DataFrame:
     """The frame of the kept columns, checked; ``repeats`` ("judged" or "listed"): refuse
     a (query, doc) pair on two lines, in the words of judgments or of a run."""
-    source = Source(path)
+    source = path if isinstance(path, Source) else Source(path)
     if len(source.data) >= FAST_PARSE_FROM:
         split = _split_arrow(source.data, len(layout))
         if split is not None:
             columns, squeezed = split
             source.release()  # the columns hold the text now
-            lines = _Lines(lambda: _prepared(source.data, squeezed=squeezed), len(columns[0]))
+            lines = _Lines(lambda: _prepared(source.data, squeezed=squeezed), len(columns[0]),
+                           source.first_line - 1)
             try:
                 return _checked(source, layout, keep, columns, lines, None, repeats)
             except InDoubt:  # the lines of the rows cannot be told: scan
@@ -254,8 +255,8 @@ class _Lines:
     """The line of each row of a fast split, found only when asked (an error needs it),
     from the text as Arrow split it (``data()``)."""
 
-    def __init__(self, data: Callable[[], bytes], n_rows: int) -> None:
-        self._data, self._n_rows, self._array = data, n_rows, None
+    def __init__(self, data: Callable[[], bytes], n_rows: int, before: int = 0) -> None:
+        self._data, self._n_rows, self._array, self._before = data, n_rows, None, before
 
     def __len__(self) -> int:
         return self._n_rows
@@ -265,6 +266,7 @@ class _Lines:
             self._array = _data_lines(self._data(), self._n_rows)
             if self._array is None:
                 raise InDoubt
+            self._array += self._before  # the lines before a part of a file
         return self._array[row]
 
 
@@ -280,8 +282,9 @@ def read_trec_run(path, *, extra_fields: str = "error", duplicates: str = "keep"
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The run file, UTF-8, compressed or not (:mod:`ragmetrics.io.source`).
+    path : str, os.PathLike or Source
+        The run file, UTF-8, compressed or not (:mod:`ragmetrics.io.source`), or whole
+        lines of it (:meth:`Source.part <ragmetrics.io.source.Source.part>`).
     extra_fields : {"error", "ignore"}, default "error"
         What to do with a line of more than 6 fields. trec_eval ignores whatever follows
         the run name (its own test file ``results.trunc`` has such lines); "ignore" does

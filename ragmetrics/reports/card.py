@@ -40,10 +40,6 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
     >>> card["resamples"], card["seed"]
     ('50', '0')
     """
-    # For the versions only: importing matplotlib takes a few hundred milliseconds, paid
-    # when a card is made, not when ragmetrics is imported.
-    import matplotlib
-
     import ragmetrics
 
     c = comparison
@@ -74,9 +70,20 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "Cohen's d of two groups, so no small/medium/large)",
         "correction": _CORRECTION[c.correction] + ", over all metrics x pairs",
         "versions": f"ragmetrics {ragmetrics.__version__}, numpy {np.__version__}, "
-        f"pandas {pd.__version__}, matplotlib {matplotlib.__version__}, "
+        f"pandas {pd.__version__}, matplotlib {_version_of('matplotlib')}, "
         f"python {platform.python_version()}",
     }
+
+
+def _version_of(package: str) -> str:
+    """A package's version from its metadata: importing matplotlib for it would cost a
+    few hundred milliseconds of every ``ragmetrics evaluate``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
 
 
 def _difference_card(comparison: Comparison) -> str:

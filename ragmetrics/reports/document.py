@@ -29,6 +29,8 @@ __all__ = [
     "ReportDocument",
     "Section",
     "build_report",
+    "conventions_line",
+    "overview_line",
 ]
 
 #: The queries each drill-down lists.
@@ -150,12 +152,7 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
     card = convention_card(c)
     return ReportDocument(
         title=title,
-        overview=(
-            f"{format_count(c.n_queries, 'query', 'queries')}, "
-            f"{format_count(len(c.systems), 'system', 'systems')}; "
-            f"mean [{format_percent(c.confidence)} interval], {c.n_resamples} "
-            f"resamples, seed {c.seed}"
-        ),
+        overview=overview_line(c),
         warnings=tuple(c.warnings),
         means=Section(
             heading=("Means",),
@@ -167,12 +164,25 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
         drilldowns=_drilldowns(c),
         card=Section(heading=("Convention card",),
                      table=Table(("convention", "value"), tuple(card.items()))),
-        conventions=", ".join(
-            [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
-             for key, value in shown(c.conventions).items()]
-            + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
-        ),
+        conventions=conventions_line(c),
         comparison=c,
+    )
+
+
+def overview_line(c: Comparison) -> str:
+    """What was compared, in one line: queries, systems, interval, resamples, seed."""
+    return (f"{format_count(c.n_queries, 'query', 'queries')}, "
+            f"{format_count(len(c.systems), 'system', 'systems')}; "
+            f"mean [{format_percent(c.confidence)} interval], {c.n_resamples} "
+            f"resamples, seed {c.seed}")
+
+
+def conventions_line(c: Comparison) -> str:
+    """Every convention and the statistics' settings, as ``key=value, ...``."""
+    return ", ".join(
+        [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
+         for key, value in shown(c.conventions).items()]
+        + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
     )
 
 

@@ -34,6 +34,7 @@ import pandas as pd
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
+    FormatError,
     InputError,
     InputTypeError,
     InputValueError,
@@ -344,7 +345,7 @@ def compare(
     max_resamples: int | None = None,
     seed: int = 0,
     correction: str = "holm",
-    progress: Callable[[int, int], object] | None = None,
+    progress: bool | Callable[[int, int], object] | None = None,
     relevance_level: float = 1,
     gain: str = "linear",
     ties: str = "trec_eval",
@@ -405,11 +406,12 @@ def compare(
     correction : {"holm", "bh", "none"}, default "holm"
         See :data:`ragmetrics.stats.CORRECTIONS`; applied to the randomization p-values of
         all rows of ``.tests``.
-    progress : callable(done, total), optional
-        Called as resampling advances; ``done`` reaches ``total`` at the end. ``total``
-        counts resamples over every pass (the bootstrap, then the randomization test), so
-        it is a multiple of ``n_resamples``; it grows when an undecided claim is
-        resampled further.
+    progress : bool or callable(done, total), optional
+        ``True``: a progress bar of the resampling (by ``tqdm.auto``: a widget in a
+        notebook, text on standard error elsewhere). A callable is called as resampling
+        advances; ``done`` reaches ``total`` at the end. ``total`` counts resamples over
+        every pass (the bootstrap, then the randomization test), so it is a multiple of
+        ``n_resamples``; it grows when an undecided claim is resampled further.
 {conventions}
         The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
         same for every system. Under a ``"skip"`` policy, each statistic uses the queries
@@ -472,6 +474,10 @@ def compare(
         )
     seed = check_seed(seed)
     correction = check_correction(correction)
+    if isinstance(progress, bool):  # True: a bar (a widget in a notebook)
+        from ..progress import resampling_callback  # tqdm, imported when a bar is drawn
+
+        progress = resampling_callback(progress)
     progress = check_progress(progress)
     conventions = Conventions(
         relevance_level=relevance_level, gain=gain, ties=ties, duplicates=duplicates,
@@ -572,6 +578,8 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list, *, chunks=None) 
         warnings.simplefilter("always", RagmetricsWarning)
         try:
             result = evaluate(run, qrels, metrics, chunks=chunks, **policies)
+        except FormatError:
+            raise  # a run read as it is evaluated: the error names its file already
         except InputError as error:
             kind = InputTypeError if isinstance(error, TypeError) else InputValueError
             raise kind(f"system {name!r}: {error}") from error
@@ -670,6 +678,11 @@ def _bootstrap(values, differences, n_metrics, n_resamples, seed, tracker):
                  + len(finite_column_groups(differences)))
 
     value_means = _grouped_means(values, n_resamples, seed, tracker)
+    if not separate:  # the usual case: each system's block minus the baseline's, at once
+        others = value_means[:, n_metrics:].reshape(n_resamples, -1, n_metrics)
+        difference_means = (others - value_means[:, None, :n_metrics]).reshape(
+            n_resamples, differences.shape[1])
+        return value_means, difference_means
     difference_means = np.full((n_resamples, differences.shape[1]), np.nan)
     for j in np.flatnonzero(derived):
         difference_means[:, j] = value_means[:, n_metrics + j] - value_means[:, j % n_metrics]
@@ -682,8 +695,13 @@ def _bootstrap(values, differences, n_metrics, n_resamples, seed, tracker):
 
 def _grouped_means(matrix, n_resamples, seed, tracker) -> np.ndarray:
     """Bootstrap means (resamples x columns); each group of columns resampled on its rows."""
+    groups = finite_column_groups(matrix)
+    if len(groups) == 1 and len(groups[0][1]) == matrix.shape[1]:  # the usual case: one
+        rows, _ = groups[0]
+        return bootstrap_means(matrix[rows], n_resamples=n_resamples, seed=seed,
+                               progress=tracker.step())
     out = np.full((n_resamples, matrix.shape[1]), np.nan)
-    for rows, cols in finite_column_groups(matrix):
+    for rows, cols in groups:
         out[:, cols] = bootstrap_means(matrix[rows][:, cols], n_resamples=n_resamples,
                                        seed=seed, progress=tracker.step())
     return out

@@ -185,7 +185,8 @@ def bootstrap_interval(
             for size in np.unique(k):
                 same = k == size
                 level = float(q_low[same][0])
-                ends = np.quantile(boot[:, same], [level, 1.0 - level], axis=0)
+                ends = np.quantile(boot if same.all() else boot[:, same],
+                                   [level, 1.0 - level], axis=0)
                 low[cols[same]], high[cols[same]] = ends[0], ends[1]
         if method == "expanded_t":
             half = t_quantile * sd[cols] / np.sqrt(k)

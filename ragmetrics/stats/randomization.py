@@ -24,7 +24,7 @@ from .checks import (
     check_seed,
     sample_size_warnings,
 )
-from .resampling import batches
+from .resampling import BATCH_ELEMENTS, batches
 from .rounding import paired_differences, power_of_two_scale
 
 __all__ = [
@@ -55,9 +55,14 @@ def extreme_pattern_counts(d: np.ndarray, n_patterns: int, rng, progress: Progre
     n_bytes = (n + 7) // 8
     for start, stop in batches(n_patterns, n):
         random_bytes = rng.integers(0, 256, size=(stop - start, n_bytes), dtype=np.uint8)
-        flips = np.unpackbits(random_bytes, axis=1, count=n)  # fair coin per query
-        flipped = total - 2.0 * (flips.astype(np.float64) @ d)
-        count += (np.abs(flipped) >= observed - tolerance).sum(axis=0)
+        flips = np.unpackbits(random_bytes, axis=1, count=n).astype(np.float64)
+        # A few columns at a time: the flipped sums of many claims (a hundred systems x
+        # ten metrics) would be gigabytes of fresh memory at once.
+        step = max(1, BATCH_ELEMENTS // (stop - start))
+        for first in range(0, d.shape[1], step):
+            cols = slice(first, first + step)
+            flipped = total[cols] - 2.0 * (flips @ d[:, cols])
+            count[cols] += (np.abs(flipped) >= observed[cols] - tolerance[cols]).sum(axis=0)
         if progress is not None:
             progress(stop, n_patterns)
     return count

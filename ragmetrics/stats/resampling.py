@@ -13,10 +13,10 @@ from ..errors import InputValueError
 from .checks import Progress, as_matrix, check_positive_int, check_progress, check_seed
 from .rounding import power_of_two_scale
 
-__all__ = ["batches", "bootstrap_means", "finite_column_groups"]
+__all__ = ["BATCH_ELEMENTS", "batches", "bootstrap_means", "finite_column_groups"]
 
-# Elements of one batch matrix (resamples x queries): 4M float64 = 32 MB.
-_BATCH_ELEMENTS = 1 << 22
+#: Elements of one batch matrix (resamples x queries): 4M float64 = 32 MB.
+BATCH_ELEMENTS = 1 << 22
 
 # Up to this many columns, bootstrap sums gather the drawn values; beyond, counting the
 # draws once and multiplying is cheaper.
@@ -25,7 +25,7 @@ _GATHER_UP_TO = 2
 
 def batches(n_resamples: int, n_queries: int):
     """(start, stop) of each batch of resamples, so a batch matrix stays near 32 MB."""
-    rows = max(1, _BATCH_ELEMENTS // max(n_queries, 1))
+    rows = max(1, BATCH_ELEMENTS // max(n_queries, 1))
     for start in range(0, n_resamples, rows):
         yield start, min(start + rows, n_resamples)
 
