@@ -64,6 +64,7 @@ import pandas as pd
 
 from benchmarks import big as bench_big
 from benchmarks import data as bench_data
+from benchmarks import many_measures
 from benchmarks import peers as bench_peers
 from benchmarks import readers as bench_readers
 
@@ -633,6 +634,9 @@ def render(report: dict) -> str:
         out += ["", (f"## File to frame: {found['queries'] * found['depth']:,}-row files "
                      f"({found['queries']:,} queries x {found['depth']} docs)"), "",
                 bench_readers.render_readers(found)]
+    if report.get("many_measures"):
+        out += ["", "## 30 trec_eval measures at once, end to end from DataFrames", ""]
+        out += many_measures.render(report["many_measures"])
     if report.get("big"):
         out += ["", "## Big runs: from files to results (`benchmarks/big.py`)", "",
                 bench_big.render_big(report["big"])]
@@ -721,6 +725,21 @@ def _machine() -> dict:
             "numpy": np.__version__, "pandas": pd.__version__, "ragmetrics_git": _git_state()}
 
 
+def time_many_measures(size: str, seed: int, data_options: dict, names: list[str]) -> dict:
+    """The 30-measure case: each library once, in a forked child, on the same frames."""
+    run, qrels = bench_data.make_data(size, seed=seed, **data_options)
+    found = {"size": size, "rows": len(run),
+             "ragmetrics": in_child(many_measures.time_ragmetrics, run, qrels)}
+    if "pytrec_eval" in names:
+        found["pytrec_eval"] = in_child(many_measures.time_pytrec_eval, run, qrels)
+        found["agreement"] = many_measures.compare_measures(
+            found["ragmetrics"]["per_query"], found["pytrec_eval"]["per_query"])
+    for name in ("ragmetrics", "pytrec_eval"):
+        if name in found:
+            del found[name]["per_query"]
+    return found
+
+
 def warm_caches(names: list[str], seed: int) -> None:
     """One call per library on tiny data, each in a child: fills ranx's numba disk cache."""
     run, qrels = warmup_data(seed)
@@ -769,6 +788,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "(e.g. git archive main ragmetrics, unpacked)")
     parser.add_argument("--no-readers", action="store_true",
                         help="skip the file-to-frame table")
+    parser.add_argument("--many-measures-size", default="medium",
+                        help="preset for the 30-measure case (ragmetrics and pytrec_eval, "
+                             "benchmarks/many_measures.py), 'none' to skip")
     parser.add_argument("--big", action="store_true",
                         help="also the big runs (benchmarks/big.py, its default sizes: file "
                              "to result at 2M and 10M rows, a streamed run, the command's "
@@ -860,6 +882,12 @@ def main(argv=None) -> int:
         report["readers"] = bench_readers.run_readers(
             n_queries=args.reader_queries, repeat=args.reader_repeat,
             baseline=args.reader_baseline, seed=args.seed, log=_print)
+    if args.many_measures_size != "none":
+        # Before the sizes: their budgets then shrink by its time (--max-minutes).
+        _print(f"[30 measures] ragmetrics and pytrec_eval at {args.many_measures_size} ...")
+        report["many_measures"] = time_many_measures(args.many_measures_size, args.seed,
+                                                     data_options, names)
+        _print("\n".join(many_measures.render(report["many_measures"])))
     if args.big:
         _print("[big] files to results, streamed, the command, Dask, many runs ...")
         report["big"] = bench_big.run_big(trec_eval=args.trec_eval, log=_print)

@@ -13,10 +13,12 @@ the answer; rows without a keyword (:data:`FIXED_CONVENTIONS`) are rules with no
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import InputValueError
+from .errors import InputTypeError, InputValueError
 from .validation import check_choice, check_relevance_level
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "ORDER_POLICIES",
     "PRESETS",
     "TIE_POLICIES",
+    "UNJUDGED_POLICIES",
     "Choice",
     "Convention",
     "Conventions",
@@ -55,10 +58,11 @@ class Choice:
 class Convention:
     """One convention: the keyword, what it decides, its choices and its default.
 
-    ``choices`` is empty for a number (``relevance_level``), which ``number`` describes.
-    A convention added after the report's card took its shape is listed on the card only
-    when it is not at its default (``on_card_at_default=False``), so that earlier cards
-    read the same.
+    ``choices`` is empty for a number (``relevance_level``), which ``number`` describes
+    (``unset`` says what None means, for a number that may be None) and ``check_number``
+    checks. A convention added after the report's card took its shape is listed on the
+    card only when it is not at its default (``on_card_at_default=False``), so that
+    earlier cards read the same.
     """
 
     keyword: str
@@ -68,6 +72,8 @@ class Convention:
     number: str = ""  # for a number: what it means, with {value}
     trec_eval: str = ""  # what trec_eval does, or its option
     details: str = ""  # more, for README
+    unset: str = ""  # for a number that may be None: what None means
+    check_number: Callable = check_relevance_level
     on_card_at_default: bool = True
 
     @property
@@ -81,14 +87,28 @@ class Convention:
     def describe(self, value) -> str:
         """``value`` and its one-line meaning, e.g. ``"zero: scored 0, counted ..."``."""
         if not self.choices:
+            if value is None:
+                return f"none: {self.unset}"
             return f"{value:g}: {self.number.format(value=f'{value:g}')}"
         meaning = next(c.description for c in self.choices if c.value == value)
         return f"{value}: {meaning}"
 
     def check(self, value):
         if not self.choices:
-            return check_relevance_level(value)
+            return self.check_number(value)
         return check_choice(value, self.values, self.keyword)
+
+
+def check_max_retrieved(value):
+    """None (every retrieved doc) or a positive whole number of docs."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputTypeError(f"max_retrieved must be a positive int or None, got {value!r}")
+    if value < 1:
+        raise InputValueError(f"max_retrieved must be a positive int (1, 2, ...) or None, "
+                              f"got {value!r}")
+    return int(value)
 
 
 #: Every convention with a keyword, in the order of the signatures.
@@ -113,10 +133,15 @@ CONVENTIONS: tuple[Convention, ...] = (
          Choice("input_order", "score descending, then the order the rows were given"),
          Choice("optimistic", "score descending, then relevant docs first (a best case)"),
          Choice("pessimistic", "score descending, then relevant docs last (a worst case)"),
+         Choice("average", "score descending, each metric the mean over every order of "
+                "the tied docs (exact, in closed form; McSherry & Najork for DCG)"),
          Choice("doc_id_ascending", "score descending, then doc id ascending as strings "
                 "(Python's sort on (-score, doc id): ir_measures' RR@k)")),
         trec_eval="trec_eval",
-        details="lists of ids are already in rank order",
+        details="lists of ids are already in rank order; \"average\" lies between "
+        "\"pessimistic\" and \"optimistic\" for the metrics that reward relevance only "
+        "(not the unjudged counts), and has no closed form for infAP, "
+        "interpolated precision, 11pt_avg, G, ERR or relstring (an error names them)",
     ),
     Convention(
         "duplicates", "doc repeated in a ranking", "error",
@@ -142,6 +167,28 @@ CONVENTIONS: tuple[Convention, ...] = (
          Choice("skip", "left out (trec_eval without -c)")),
         trec_eval="-c: zero",
         details="listed in Evaluation.queries_missing_from_run, with a CoverageWarning",
+    ),
+    Convention(
+        "unjudged", "unjudged docs in a ranking", "nonrelevant",
+        (Choice("nonrelevant", "kept in the ranking: not relevant (bpref, infAP and unj@k "
+                "tell them apart; trec_eval)"),
+         Choice("removed", "removed before scoring, with the docs judged below 0: a "
+                "condensed list (Sakai 2007; trec_eval -J)")),
+        trec_eval="-J: removed",
+        details="\"removed\" ranks the judged docs only, so a system is not punished "
+        "for good docs nobody judged; it also makes every metric blind to them",
+        on_card_at_default=False,
+    ),
+    Convention(
+        "max_retrieved", "docs read per ranking", None,
+        number="only the top {value} docs of each ranking count",
+        unset="every retrieved doc counts",
+        trec_eval="-M N",
+        details="TREC runs are judged to depth 1000; a cut through tied scores follows "
+        "the tie rule (under ties=\"average\" such a cut is an error: which docs count "
+        "would be left to chance)",
+        check_number=check_max_retrieved,
+        on_card_at_default=False,
     ),
     Convention(
         "order_by", "a run with scores and ranks", "score",
@@ -223,6 +270,7 @@ DUPLICATE_POLICIES = _BY_KEYWORD["duplicates"].values
 EMPTY_POLICIES = _BY_KEYWORD["empty_relevant"].values
 MISSING_POLICIES = _BY_KEYWORD["missing_from_run"].values
 ORDER_POLICIES = _BY_KEYWORD["order_by"].values
+UNJUDGED_POLICIES = _BY_KEYWORD["unjudged"].values
 
 
 def _post_init(self) -> None:
@@ -236,7 +284,8 @@ def _as_dict(self) -> dict:
 
 Conventions = dataclasses.make_dataclass(
     "Conventions",
-    [(c.keyword, type(c.default), dataclasses.field(default=c.default)) for c in CONVENTIONS],
+    [(c.keyword, object if c.default is None else type(c.default),
+      dataclasses.field(default=c.default)) for c in CONVENTIONS],
     namespace={"__post_init__": _post_init, "as_dict": _as_dict,
                "__doc__": "The conventions one evaluation ran under: printed on every result "
                           "and report.\n\nOne field per row of :data:`CONVENTIONS`, each "
@@ -254,6 +303,8 @@ def shown(conventions) -> dict[str, object]:
     --------
     >>> list(shown(Conventions())) == [c.keyword for c in CONVENTIONS if c.on_card_at_default]
     True
+    >>> shown(Conventions(unjudged="removed"))["unjudged"]
+    'removed'
     >>> shown(Conventions(query_id_docs="ignore"))["query_id_docs"]
     'ignore'
     """
@@ -271,6 +322,8 @@ def describe(conventions) -> dict[str, str]:
     --------
     >>> describe(Conventions(ties="pessimistic"))["tied scores"]
     'pessimistic: score descending, then relevant docs last (a worst case)'
+    >>> describe(Conventions(max_retrieved=100))["docs read per ranking"]
+    '100: only the top 100 docs of each ranking count'
     >>> card = describe(Conventions(query_id_docs="ignore"))
     >>> print(card["retrieved doc with the query's id"])
     ignore: removed from the ranking before scoring, the docs below moving up (BEIR's ignore_identical_ids=True)
@@ -284,9 +337,11 @@ def parameters_doc(indent: str = "    ") -> str:
     """The conventions as numpydoc parameters, for the docstrings of evaluate and compare."""
     lines = []
     for c in CONVENTIONS:
-        kind = "number" if not c.choices else "{" + ", ".join(repr(v) for v in c.values) + "}"
+        kind = ("number" if c.default is not None else "int or None") if not c.choices else (
+            "{" + ", ".join(repr(v) for v in c.values) + "}")
         lines.append(f"{indent}{c.keyword} : {kind}, default {c.default!r}")
-        meanings = ([c.number.format(value="this level")] if not c.choices
+        meanings = ([c.number.format(value="this level" if c.default is not None else "N")]
+                    + ([f"None: {c.unset}"] if c.unset else []) if not c.choices
                     else [f"``{ch.value!r}``: {ch.description}" for ch in c.choices])
         text = f"{c.label.capitalize()}: " + "; ".join(meanings) + "."
         lines += textwrap.wrap(text, 88, initial_indent=indent * 2, subsequent_indent=indent * 2)
@@ -303,7 +358,9 @@ def conventions_markdown() -> str:
             meaning = "; ".join(f'`"{ch.value}"`: {ch.description}' for ch in c.choices)
         else:
             policy = f"`{c.keyword}={c.default!r}`"
-            meaning = c.number.format(value="level")
+            meaning = c.number.format(value="level" if c.default is not None else "N")
+            if c.unset:
+                meaning += f"; None: {c.unset}"
         rows.append(f"| {c.label} | {policy} | {meaning}; {c.details} |")
     for label, policy, meaning in FIXED_CONVENTIONS:
         rows.append(f"| {label} | {policy} | {meaning} |")

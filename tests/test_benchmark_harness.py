@@ -317,3 +317,17 @@ def test_the_file_to_frame_table_reads_each_cell_in_a_fresh_process(tmp_path):
                       "ragmetrics peak MiB", "pandas peak MiB", "memory x pandas"]
     report = {"cells": [], "agreement": {}, "readers": found, "seed": 0}
     assert "## File to frame: 100-row files (20 queries x 5 docs)" in bench_run.render(report)
+
+
+def test_the_30_measure_case_asks_both_libraries_for_the_same_30_and_they_agree():
+    from benchmarks import many_measures
+
+    assert len(many_measures.MEASURES) == 30
+    run, qrels = data.make_data("tiny", seed=5)
+    found = bench_run.time_many_measures("tiny", 5, {}, ["ragmetrics", "pytrec_eval"])
+    assert found["rows"] == len(run)
+    assert found["agreement"]["queries"] > 0
+    assert max(found["agreement"]["max_abs"].values()) <= 1e-12
+    lines = many_measures.render(found)
+    assert any(line.startswith("| pytrec_eval |") for line in lines)
+    assert len(qrels)

@@ -511,9 +511,11 @@ def test_the_cli_options_and_the_report_card_come_from_the_table():
     # Conventions added after the card took its shape show only when not at their default.
     assert list(card) == [c.label for c in CONVENTIONS if c.on_card_at_default]
     assert card["tied scores"].startswith("trec_eval: score descending")
-    changed = describe(Conventions(score_precision="float32", query_id_docs="ignore",
+    changed = describe(Conventions(unjudged="removed", max_retrieved=100,
+                                   score_precision="float32", query_id_docs="ignore",
                                    ap_denominator="min_relevant_k", ideal_order="label_order"))
     assert list(changed) == [c.label for c in CONVENTIONS]
+    assert changed["docs read per ranking"] == "100: only the top 100 docs of each ranking count"
     assert changed["score precision"].startswith("float32: scores rounded to 32-bit floats")
 
 

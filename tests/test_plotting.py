@@ -16,6 +16,7 @@ from matplotlib.cbook import is_math_text
 from matplotlib.colors import to_rgba
 
 from ragmetrics import METRICS, evaluate, metrics_over_k, ndcg_table
+from ragmetrics.evaluation.curves import CURVE_METRICS
 from ragmetrics.plotting import (
     PALETTE,
     plot_metrics_over_k,
@@ -193,16 +194,17 @@ def test_empty_ranking_draws_only_the_empty_slots(ax):
 
 def test_one_line_per_metric_with_registry_labels(ax):
     ex = load_example("k_tradeoff")
-    curves = metrics_over_k(ex.retrieved, ex.relevant, range(1, 26), metrics=tuple(METRICS))
+    curves = metrics_over_k(ex.retrieved, ex.relevant, range(1, 26), metrics=CURVE_METRICS)
     assert plot_metrics_over_k(curves, ax=ax) is ax
     lines = [line for line in ax.get_lines() if line.get_gid() != "mark-k"]
-    assert [line.get_label() for line in lines] == [m.pretty_name for m in METRICS.values()]
+    labels = [METRICS[m].pretty_name for m in CURVE_METRICS]
+    assert [line.get_label() for line in lines] == labels
     for line, name in zip(lines, curves.columns, strict=True):
         assert line.get_xdata().tolist() == list(range(1, 26))
         assert line.get_ydata().tolist() == curves[name].tolist()
     assert ax.get_ylim() == (0, 1.05)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == [m.pretty_name for m in METRICS.values()]
+    assert legend == labels
     draws(ax)
 
 

@@ -5,8 +5,10 @@
     ragmetrics evaluate GOLDEN RUN [RUN ...] [options]   # evaluate and compare runs
     ragmetrics evaluate --evidence E --chunks C RUN [--chunks C2 RUN2 ...]   # chunkings
     ragmetrics audit QRELS_A QRELS_B [RUN ...]          # check two judgment sets
+    ragmetrics trec_eval [-q] [-c] [-m MEASURE]... QRELS RUN   # trec_eval, drop-in
 
-One module per subcommand (:mod:`~ragmetrics.cli.evaluate`, :mod:`~ragmetrics.cli.audit`), each with
+One module per subcommand (:mod:`~ragmetrics.cli.evaluate`, :mod:`~ragmetrics.cli.audit`,
+:mod:`~ragmetrics.cli.trec_eval`), each with
 ``add_parser(subcommands)`` and ``run(args)``, registered in :data:`COMMANDS`; what they
 share is in :mod:`~ragmetrics.cli.common`. This module runs the command and turns errors
 into exit statuses, the same for every subcommand:
@@ -32,13 +34,13 @@ import traceback
 
 from ..errors import InputError
 from ..safe_text import terminal_text
-from . import audit, evaluate
+from . import audit, evaluate, trec_eval
 from .common import Parser
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The subcommands, by name: each module adds its parser and runs its work.
-COMMANDS = {"evaluate": evaluate, "audit": audit}
+COMMANDS = {"evaluate": evaluate, "audit": audit, "trec_eval": trec_eval}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,17 +12,19 @@ import dataclasses
 import warnings
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
     InputTypeError,
+    InputValueError,
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
 )
 from ..metrics.scoring import score
-from ..metrics.table import parse_metrics
+from ..metrics.table import MetricSpec, parse_metrics
 from ..policies import PRESETS, Conventions, parameters_doc, preset_conventions
 from .arrow_inputs import as_frame
 from .engine import Prepared, rank_and_judge
@@ -31,8 +33,14 @@ from .on_dask import evaluate_on_dask, is_dask_frame
 from .parts import DeferredRun, RunInParts
 from .variants import apply_ap_denominator, prepare_run
 
-__all__ = ["CoverageWarning", "Evaluation", "check_judgments", "evaluate", "warn_coverage",
-           "warn_nothing_retrieved"]
+__all__ = ["AGGREGATES", "CoverageWarning", "Evaluation", "check_judgments", "evaluate",
+           "summarize", "warn_coverage", "warn_nothing_retrieved"]
+
+#: The floor of a geometric mean: trec_eval's MIN_GEO_MEAN (its values print 4 decimals).
+GEOMETRIC_FLOOR = 0.00001
+
+#: The statistics :meth:`Evaluation.aggregate` summarizes a metric by over queries.
+AGGREGATES = ("mean", "median", "std", "gmean", "sum", "min", "max")
 
 
 @dataclass(frozen=True)
@@ -43,10 +51,12 @@ class Evaluation:
     ----------
     per_query : pandas.DataFrame
         One row per evaluated query (index ``query_id``), one column per metric, named
-        exactly as requested and in that order.
+        exactly as requested and in that order (text for relstring and runid).
     summary : pandas.Series
-        The mean of each column over the evaluated queries (NaNs, from ``"skip"``
-        policies, left out).
+        The mean of each number column over the evaluated queries (NaNs, from ``"skip"``
+        policies, left out); for gm_map and gm_bpref, defined by their summary, the
+        geometric mean (trec_eval's: values floored at 1e-5). :meth:`aggregate` gives
+        the median, the standard deviation, the geometric mean and more.
     conventions : Conventions
         The policies the numbers were computed under.
     preset : str or None
@@ -76,6 +86,33 @@ class Evaluation:
     @property
     def counts(self) -> pd.Series:
         return self.per_query.notna().sum().astype("int64")
+
+    def aggregate(self, statistic: str = "mean") -> pd.Series:
+        """Each number column summarized over the evaluated queries by ``statistic``.
+
+        ``"mean"`` (what :attr:`summary` holds, but for the geometric means of gm_map
+        and gm_bpref), ``"median"``, ``"std"`` (the sample standard deviation, over
+        n - 1), ``"gmean"`` (the geometric mean, each value floored at 1e-5 as trec_eval
+        floors gm_map's, so that one query at 0 does not make it 0), ``"sum"`` (trec_eval's
+        summary of counts such as num_rel), ``"min"`` or ``"max"``. NaNs (from ``"skip"``
+        policies) are left out, as in :attr:`summary`.
+
+        Examples
+        --------
+        >>> result = evaluate({"q1": ["a"], "q2": ["x", "b"], "q3": ["y"]},
+        ...                   {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}, ["mrr"])
+        >>> result.aggregate("mean").round(4).tolist(), result.aggregate("median").tolist()
+        ([0.5], [0.5])
+        >>> result.aggregate("gmean").round(4).tolist()  # (1 x 0.5 x 1e-5) ** (1/3)
+        [0.0171]
+        """
+        if statistic not in AGGREGATES:
+            raise InputValueError(f"statistic must be one of "
+                                  f"{', '.join(map(repr, AGGREGATES))}; got {statistic!r}")
+        numbers = self.per_query.select_dtypes(include="number")
+        if statistic == "gmean":
+            return _geometric_mean(numbers)
+        return getattr(numbers, statistic)(axis=0, skipna=True)
 
     # The names of earlier versions.
     @property
@@ -125,6 +162,8 @@ def evaluate(
     duplicates: str = "error",
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
+    unjudged: str = "nonrelevant",
+    max_retrieved: int | None = None,
     order_by: str = "score",
     score_precision: str = "float64",
     query_id_docs: str = "keep",
@@ -151,9 +190,12 @@ def evaluate(
     metrics : sequence of str
         Names such as ``"recall@10"``, ``"precision@5"``, ``"hit_rate@3"``, ``"mrr"``
         (or ``"rr"``), ``"mrr@10"``, ``"ndcg@10"``, ``"ndcg"`` (uncut), ``"dcg@10"``,
-        ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``
-        (:data:`ragmetrics.METRICS`). The default is the article's four at k=10.
-        Columns are named as asked. With evidence, also the span metrics
+        ``"map"`` (or ``"ap"``), ``"map@100"``, ``"r_precision"``, ``"bpref"``,
+        ``"err@10"``, ``"rbp(p=0.8)"``, ``"ndcg(1=3,2=9)@10"`` (a gain map),
+        ``"iprec_at_recall@0.2"``, ``"judged@10"``, or trec_eval's names (``"P_5"``,
+        ``"ndcg_cut_10"``, ``"infAP"``): every metric of :data:`ragmetrics.METRICS`.
+        The default is the article's four at k=10. Columns are named as asked. With
+        evidence, also the span metrics
         (``"span_recall@10"``, ``"span_iou@budget=1000"``, ...:
         :mod:`ragmetrics.spans.names`).
     chunks : DataFrame, records or file, optional
@@ -205,11 +247,13 @@ def evaluate(
     """
     given = {"relevance_level": relevance_level, "gain": gain, "ties": ties,
              "duplicates": duplicates, "empty_relevant": empty_relevant,
-             "missing_from_run": missing_from_run, "order_by": order_by,
+             "missing_from_run": missing_from_run, "unjudged": unjudged,
+             "max_retrieved": max_retrieved, "order_by": order_by,
              "score_precision": score_precision, "query_id_docs": query_id_docs,
              "ap_denominator": ap_denominator, "ideal_order": ideal_order}
     conventions = Conventions(**preset_conventions(preset, given))
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    names = [metrics] if isinstance(metrics, (str, MetricSpec)) else list(metrics)
+    names = [str(name) if isinstance(name, MetricSpec) else name for name in names]
     if preset is not None and PRESETS[preset].variants:
         return _with_variants(run, qrels, names, conventions, preset,
                               chunks=chunks, evidence=evidence, documents=documents)
@@ -246,7 +290,8 @@ def _evaluate(run, qrels, names: list, conventions: Conventions, *, chunks, evid
     in_run = prepared.coverage.in_run
     values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
                    query_ids=prepared.judged.ids,
-                   in_run=in_run if missing_from_run == "skip" else None)
+                   in_run=in_run if missing_from_run == "skip" else None,
+                   zero_for=~in_run if missing_from_run == "zero" and not in_run.all() else None)
     if conventions.ap_denominator == "min_relevant_k":
         values = [apply_ap_denominator(v, prepared.ranked, spec.k)
                   if spec.name == "ap" and spec.k is not None else v
@@ -258,7 +303,7 @@ def _evaluate(run, qrels, names: list, conventions: Conventions, *, chunks, evid
     per_query = per_query.iloc[order]
     result = Evaluation(
         per_query=per_query,
-        summary=per_query.mean(axis=0, skipna=True),
+        summary=summarize(per_query, specs),
         conventions=conventions,
         queries_missing_from_run=prepared.ids(~in_run),
         queries_missing_from_qrels=prepared.coverage.unjudged,
@@ -374,6 +419,28 @@ def warn_nothing_retrieved(n: int, depth: int | None, *, stacklevel: int = 3) ->
         "every metric that counts hits is 0; if that is unexpected, check that the run and "
         "the judgments write doc ids the same way",
         NoRelevantRetrievedWarning, stacklevel=stacklevel)
+
+
+def summarize(per_query: pd.DataFrame, specs) -> pd.Series:
+    """The mean of each number column (``specs``: the columns' metrics, in order); the
+    geometric mean for the metrics it defines (gm_map, gm_bpref); text columns left out."""
+    values = {}
+    for column, spec in zip(per_query.columns, specs, strict=True):
+        if spec.info.kind == "text":
+            continue
+        frame = per_query[[column]]
+        values[column] = (_geometric_mean(frame) if spec.info.summary == "gmean"
+                          else frame.mean(axis=0, skipna=True)).iloc[0]
+    return pd.Series(values, index=[c for c in per_query.columns if c in values],
+                     dtype=np.float64)
+
+
+def _geometric_mean(frame: pd.DataFrame) -> pd.Series:
+    """exp(mean(log(max(v, 1e-5)))) of each column, NaNs left out (trec_eval's gm_map)."""
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.maximum(frame.to_numpy(np.float64), GEOMETRIC_FLOOR))
+    means = np.nanmean(logs, axis=0) if len(frame) else np.full(frame.shape[1], np.nan)
+    return pd.Series(np.exp(means), index=frame.columns, dtype=np.float64)
 
 
 def _count(n: int, one: str = "query", many: str = "queries") -> str:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputTypeError, InputValueError
-from ..metrics.ranked import RankedJudgments
+from ..metrics.ranked import Qrels, RankedJudgments
 from ..metrics.scoring import score
 from ..metrics.table import METRICS, MetricSpec, metric_info
 from ..policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
@@ -38,9 +38,11 @@ from ..validation import (
 )
 from .engine import gains
 
-__all__ = ["MetricCurves", "metric_curves", "metrics_over_k"]
+__all__ = ["CURVE_METRICS", "MetricCurves", "metric_curves", "metrics_over_k"]
 
 _DEFAULT_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
+#: The metrics the curves draw over k: those of the metric table marked ``curves``.
+CURVE_METRICS = tuple(name for name, info in METRICS.items() if info.curves)
 
 def _check_ks(ks: Any) -> range | tuple[int, ...]:
     """The cut-offs as a range or a tuple of ints: hashable, the key of the cached arrays.
@@ -79,17 +81,23 @@ def _check_metric_names(metrics: Any) -> tuple[str, ...]:
 def _checked_metric_names(names: tuple[str, ...]) -> tuple[str, ...]:
     # Cached: the same few tuples come back on every call (a widget's, the defaults).
     if not names:
-        raise InputValueError(f"metrics must name at least one of {', '.join(METRICS)}; got none")
+        raise InputValueError(f"metrics must name at least one of {', '.join(CURVE_METRICS)}; "
+                              "got none")
     canonical = []
     for name in names:
         try:
-            canonical.append(metric_info(name).name)
+            info = metric_info(name)
         except InputValueError:
+            info = None
+        if info is None or not info.curves:
             hint = ""
             if isinstance(name, str) and "@" in name:
                 hint = " (write the name without '@k': the cut-offs come from ks)"
-            valid = ", ".join(repr(n) for n in METRICS)
+            elif info is not None:
+                hint = " (not a metric of a ranking cut at k: score it with evaluate)"
+            valid = ", ".join(repr(n) for n in CURVE_METRICS)
             raise InputValueError(f"unknown metric {name!r}{hint}; choose from {valid}") from None
+        canonical.append(info.name)
     if len(set(canonical)) != len(canonical):
         repeated = next(n for i, n in enumerate(names) if canonical[i] in canonical[:i])
         raise InputValueError(f"metric {repeated!r} is requested twice")
@@ -376,7 +384,9 @@ def _one_query_per_cut_off(top: list, grades: dict, copies: int, gain: str,
         copies, query=per_copy(len(best_first)), grade=repeated(judged[best_first]),
         gain=repeated(ideal_gains[best_first]), num_relevant=num_relevant,
         relevance_level=level)
+    row_judged = np.fromiter((doc in grades for doc in top), bool, len(top))
     return RankedJudgments(
         copies, query=per_copy(len(top)), grade=repeated(row_grades),
         gain=repeated(gains(row_grades, gain)), num_relevant=num_relevant,
-        relevance_level=level, ideal=ideal)
+        relevance_level=level, ideal=ideal, judged=repeated(row_judged),
+        qrels=Qrels(per_copy(len(judged)), repeated(judged)), gain_rule=gain)

@@ -8,8 +8,10 @@ Four steps, each a function that returns what it found:
    queries the run misses;
 3. :func:`read_rows`: each judged query's rows in rank order, down to the depth the
    metrics read (:func:`~ragmetrics.evaluation.ranking.rank_rows`), matched with the
-   judgments (:mod:`~ragmetrics.evaluation.joins`), tied scores ordered by the tie rule,
-   repeated docs refused or dropped;
+   judgments (:mod:`~ragmetrics.evaluation.joins`), tied scores ordered by the tie rule
+   (or, under ``ties="average"``, their blocks found), repeated docs refused or dropped,
+   each ranking cut at ``max_retrieved`` and, under ``unjudged="removed"``, its
+   unjudged docs removed;
 4. :func:`rank_and_judge`: all of it, as :class:`~ragmetrics.metrics.ranked.RankedJudgments`
    for the kernels, plus what evaluate reports (coverage, empty golden sets).
 
@@ -27,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputValueError
-from ..metrics.ranked import RankedJudgments, ranks_within
+from ..metrics.gains import grade_gains
+from ..metrics.ranked import Qrels, RankedJudgments, TieBlocks, ranks_within
 from ..metrics.table import MetricSpec
 from ..policies import Conventions
 from ..validation import check_total_gain
@@ -36,17 +39,25 @@ from .inputs import Columns, check_ids, check_same_kinds
 from .joins import HashCollision, Ids, Judgments, doc_ids, exact_codes, repeats
 from .ranking import RankedRows, rank_rows
 
-__all__ = ["Coverage", "JudgedQueries", "Prepared", "rank_and_judge", "read_depth"]
+__all__ = ["Coverage", "JudgedQueries", "Prepared", "ReadRows", "rank_and_judge", "read_depth"]
+
+#: What each grade adds to DCG (kept here under its old name for the curves).
+gains = grade_gains
 
 
-def read_depth(specs: list[MetricSpec], num_relevant: np.ndarray) -> int | None:
+def read_depth(specs: list[MetricSpec], num_relevant: np.ndarray,
+               max_retrieved: int | None = None) -> int | None:
     """How deep into each query's ranking the metrics read (None: to the end).
 
     The deepest cut-off among the metrics (R-precision: the largest number of relevant
-    docs); a metric without a cut-off (``"rr"``, ``"ap"``, ``"ndcg"``) reads everything.
+    docs); a metric without a cut-off (``"rr"``, ``"ap"``, ``"ndcg"``) reads everything;
+    never deeper than ``max_retrieved``.
     """
     depths = [spec.depth(num_relevant) for spec in specs]
-    return None if None in depths else max(depths, default=1)
+    depth = None if None in depths else max(depths, default=1)
+    if max_retrieved is not None:
+        depth = max_retrieved if depth is None else min(depth, max_retrieved)
+    return depth
 
 
 @dataclass
@@ -112,13 +123,30 @@ def cover_queries(run: Columns, ranked: RankedRows, judged: JudgedQueries) -> Co
     return Coverage(block_query, in_run, unjudged, query_kind or judged.qrels.query_kind)
 
 
+@dataclass
+class ReadRows:
+    """The rows read, in rank order: what :func:`read_rows` returns."""
+
+    query: np.ndarray  # the judged code of each row
+    grade: np.ndarray  # its grade (only positive grades unless `judged` is given)
+    judged: np.ndarray | None  # whether its doc is judged at all
+    ties: TieBlocks | None  # under ties="average": the blocks of tied scores
+    coverage: Coverage
+
+
 def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
-              depth: int | None) -> tuple[np.ndarray, np.ndarray, Coverage] | None:
-    """(query code, grade) of each row read, in rank order, and the coverage.
+              depth: int | None, *, every_grade: bool = False) -> ReadRows | None:
+    """Each row read, in rank order, judged, and the coverage.
+
+    ``every_grade`` asks for every judged grade (0 and below too) and which docs are
+    judged at all, for the metrics that tell unjudged docs apart; otherwise only positive
+    grades are looked up (the common case, and the faster one).
 
     None when ``duplicates="keep_first"`` dropped a repeated doc above ``depth``: then
     deeper rows move up, and the caller reads again, everything.
     """
+    removed = conventions.unjudged == "removed"
+    every_grade = every_grade or removed
     ranked = rank_rows(run.query, run.value, depth)
     coverage = cover_queries(run, ranked, judged)
     judged_rows = coverage.block_query[ranked.block] >= 0
@@ -132,38 +160,99 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
         qrels_docs, docs = exact_codes(qrels_docs, docs)
     check_same_kinds((coverage.query_kind, docs.kind), (judged.qrels.query_kind, qrels_docs.kind))
     try:
-        row_grade = _grades(judged, row_q, docs, qrels_docs)
+        row_grade, row_judged = _grades(judged, row_q, docs, qrels_docs, every_grade)
     except HashCollision:
         qrels_docs, docs = exact_codes(qrels_docs, docs)
-        row_grade = _grades(judged, row_q, docs, qrels_docs)
+        row_grade, row_judged = _grades(judged, row_q, docs, qrels_docs, every_grade)
 
     perm = tie_order(conventions.ties, row_block, row_score, row_grade, docs.values)
     if perm is not None:
-        row_q, row_grade, row_block = row_q[perm], row_grade[perm], row_block[perm]
+        row_q, row_grade, row_block, row_score = (row_q[perm], row_grade[perm],
+                                                  row_block[perm], row_score[perm])
+        row_judged = None if row_judged is None else row_judged[perm]
         docs = Ids(docs.values[perm], docs.hashes[perm], docs.kind)
+    rows = _Rows(row_q, row_grade, row_block, row_score, row_judged, docs)
 
+    cut_first = conventions.max_retrieved is not None and conventions.duplicates == "error"
+    if cut_first:  # trec_eval -M: a doc repeated below the cut is never seen
+        rows = rows.top(conventions.max_retrieved, conventions.ties, judged)
     try:
-        repeated = repeats(row_q, docs, judged.n)
+        repeated = repeats(rows.query, rows.docs, judged.n)
     except HashCollision:
-        _, docs = exact_codes(qrels_docs, docs)
-        repeated = repeats(row_q, docs, judged.n)
+        _, exact = exact_codes(qrels_docs, rows.docs)
+        repeated = repeats(rows.query, exact, judged.n)
     if len(repeated):
         if conventions.duplicates == "error":
             i = repeated[0]
             raise InputValueError(
-                f"doc id {docs.values[i]!r} appears more than once in the run for query "
-                f"{judged.ids[row_q[i]]!r}; pass duplicates='keep_first' to keep the "
+                f"doc id {rows.docs.values[i]!r} appears more than once in the run for query "
+                f"{judged.ids[rows.query[i]]!r}; pass duplicates='keep_first' to keep the "
                 "highest-ranked copy"
             )
         if depth is not None:
             return None
-        keep = np.ones(len(row_q), dtype=bool)
+        keep = np.ones(len(rows.query), dtype=bool)
         keep[repeated] = False
-        row_q, row_grade = row_q[keep], row_grade[keep]
-    return row_q, row_grade, coverage
+        rows = rows.where(keep)
+    if conventions.max_retrieved is not None and not cut_first:
+        rows = rows.top(conventions.max_retrieved, conventions.ties, judged)
+    if removed:  # trec_eval -J: only judged docs (grade 0 and up) stay, in rank order
+        rows = rows.where(rows.judged & (rows.grade >= 0))
+    ties = rows.tie_blocks() if conventions.ties == "average" else None
+    return ReadRows(rows.query, rows.grade, rows.judged if every_grade else None, ties,
+                    coverage)
 
 
-def _grades(judged: JudgedQueries, row_q, docs: Ids, qrels_docs: Ids) -> np.ndarray:
+@dataclass
+class _Rows:
+    """The rows read, while they are cut, filtered and checked."""
+
+    query: np.ndarray
+    grade: np.ndarray
+    block: np.ndarray
+    score: np.ndarray
+    judged: np.ndarray | None
+    docs: Ids
+
+    def where(self, keep: np.ndarray) -> _Rows:
+        return _Rows(self.query[keep], self.grade[keep], self.block[keep], self.score[keep],
+                     None if self.judged is None else self.judged[keep],
+                     Ids(self.docs.values[keep], self.docs.hashes[keep], self.docs.kind))
+
+    def ranks(self) -> np.ndarray:
+        """Each row's place in its ranking (0 first)."""
+        if not len(self.block):
+            return np.zeros(0, np.int64)
+        starts = np.flatnonzero(np.r_[True, self.block[1:] != self.block[:-1]])
+        return ranks_within(np.diff(np.append(starts, len(self.block))))
+
+    def top(self, depth: int, ties: str, judged: JudgedQueries) -> _Rows:
+        """Each ranking's top ``depth`` rows. Under ``ties="average"``, a cut through
+        tied scores is an error: which of the tied docs count would be chance."""
+        rank = self.ranks()
+        keep = rank < depth
+        if ties == "average":
+            last = np.flatnonzero(keep & (rank == depth - 1))
+            below = last + 1
+            inside = below < len(rank)
+            last, below = last[inside], below[inside]
+            split = (self.block[below] == self.block[last]) & (self.score[below] == self.score[last])
+            if split.any():
+                query = judged.ids[self.query[last[split][0]]]
+                raise InputValueError(
+                    f"max_retrieved={depth} cuts through tied scores in query {query!r}: "
+                    "under ties='average' which of the tied docs count would be left to "
+                    "chance; choose another max_retrieved, or another tie rule")
+        return self.where(keep)
+
+    def tie_blocks(self) -> TieBlocks:
+        tied = _tie_runs(self.block, self.score)
+        if tied is None:
+            tied = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        return TieBlocks.from_runs(len(self.block), *tied)
+
+
+def _grades(judged: JudgedQueries, row_q, docs: Ids, qrels_docs: Ids, every_grade: bool):
     judgments, repeated = Judgments.build(judged.qrels_codes, qrels_docs, judged.qrels.value,
                                           judged.n)
     if repeated >= 0:
@@ -172,13 +261,17 @@ def _grades(judged: JudgedQueries, row_q, docs: Ids, qrels_docs: Ids) -> np.ndar
             f"query {judged.qrels.query.iloc[repeated]!r}; each (query, doc) pair takes "
             "one grade"
         )
-    return judgments.gains_of(row_q, docs)
+    if not every_grade:
+        return judgments.gains_of(row_q, docs), None
+    return judgments.grades_of(row_q, docs)
 
 
 def tie_order(ties: str, row_block, row_score, row_grade, doc_values) -> np.ndarray | None:
     """The permutation that orders tied rows by the tie rule, or None to keep them."""
+    if ties in ("input_order", "average"):  # average: the order within a tie is moot
+        return None
     tied = _tie_runs(row_block, row_score)
-    if tied is None or ties == "input_order":
+    if tied is None:
         return None
     starts, lengths = tied
     members = np.repeat(starts, lengths) + ranks_within(lengths)
@@ -190,10 +283,10 @@ def tie_order(ties: str, row_block, row_score, row_grade, doc_values) -> np.ndar
         text_rank = np.empty(len(texts), np.int64)
         text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
         secondary = -text_rank if ties == "trec_eval" else text_rank
-    elif ties == "optimistic":
-        secondary = -row_grade[members]
+    elif ties == "optimistic":  # by gain: grades of 0 and below count alike
+        secondary = -np.maximum(row_grade[members], 0.0)
     else:
-        secondary = row_grade[members]
+        secondary = np.maximum(row_grade[members], 0.0)
     perm = np.arange(len(row_block))
     perm[members] = members[np.lexsort((secondary, group))]
     return perm
@@ -211,15 +304,6 @@ def _tie_runs(block: np.ndarray, score: np.ndarray):
     return starts, ends - starts + 1
 
 
-def gains(grades: np.ndarray, gain: str) -> np.ndarray:
-    """What each grade adds to DCG: the grade, or 2**grade - 1; negative grades add 0."""
-    positive = np.maximum(grades, 0.0)
-    if gain == "linear":
-        return positive
-    with np.errstate(over="ignore"):  # a grade of 1024 or more: inf, refused by the caller
-        return np.exp2(positive) - 1.0
-
-
 def ideal_rankings(judged: JudgedQueries, conventions: Conventions, *,
                    check_totals: bool) -> RankedJudgments:
     """Each judged query's best ranking: its docs with a gain, best first.
@@ -227,7 +311,7 @@ def ideal_rankings(judged: JudgedQueries, conventions: Conventions, *,
     Under ``ideal_order="label_order"`` (Spark's): its relevant docs in the order the
     judgments list them, as Spark's ndcgAt reads its labels.
     """
-    qrels_gains = gains(judged.qrels.value, conventions.gain)
+    qrels_gains = grade_gains(judged.qrels.value, conventions.gain)
     if check_totals:
         _check_total_gains(judged, qrels_gains, conventions.gain)
     by_label = conventions.ideal_order == "label_order"
@@ -290,18 +374,34 @@ def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,
                    specs: list[MetricSpec]) -> Prepared:
     """Every judged query's ranking, read to the metrics' depth and judged."""
     judged = judge_queries(qrels, conventions.relevance_level)
-    depth = read_depth(specs, judged.num_relevant)
-    read = read_rows(run, judged, conventions, depth)
+    if conventions.ties == "average":
+        _check_average_ties(specs)
+    depth = read_depth(specs, judged.num_relevant, conventions.max_retrieved)
+    every_grade = any("judged" in spec.needs for spec in specs)
+    read = read_rows(run, judged, conventions, depth, every_grade=every_grade)
     if read is None:  # keep_first dropped a repeat, so deeper rows move up: read all
         depth = None
-        read = read_rows(run, judged, conventions, None)
-    row_q, row_grade, coverage = read
+        read = read_rows(run, judged, conventions, None, every_grade=every_grade)
     ideal = ideal_rankings(judged, conventions,
                            check_totals=any(spec.info.uses_gains for spec in specs))
-    row_gain = gains(row_grade, conventions.gain)
+    row_gain = grade_gains(read.grade, conventions.gain)
     if conventions.ideal_order == "label_order":  # Spark: only its labels (relevant) gain
-        row_gain = np.where(row_grade >= conventions.relevance_level, row_gain, 0.0)
-    ranked = RankedJudgments(judged.n, query=row_q, grade=row_grade, gain=row_gain,
+        row_gain = np.where(read.grade >= conventions.relevance_level, row_gain, 0.0)
+    ranked = RankedJudgments(judged.n, query=read.query, grade=read.grade, gain=row_gain,
                              num_relevant=judged.num_relevant,
-                             relevance_level=conventions.relevance_level, ideal=ideal)
-    return Prepared(ranked, judged, coverage, depth)
+                             relevance_level=conventions.relevance_level, ideal=ideal,
+                             judged=read.judged, qrels=Qrels(judged.qrels_codes,
+                                                             judged.qrels.value),
+                             gain_rule=conventions.gain, ties=read.ties,
+                             run_id=run.run_name)
+    return Prepared(ranked, judged, read.coverage, depth)
+
+
+def _check_average_ties(specs: list[MetricSpec]) -> None:
+    """ties="average" needs a closed form: name the metrics that have none."""
+    without = [str(spec) for spec in specs if not spec.info.average_ties]
+    if without:
+        raise InputValueError(
+            "ties='average' has no closed form for " + ", ".join(map(repr, without))
+            + " (the mean over every order of the tied docs); score them under another "
+            "tie rule, e.g. 'trec_eval', or bound them with 'pessimistic' and 'optimistic'")

@@ -44,6 +44,8 @@ class Columns:
     # Doc ids of frames are always checked by the engine, as it hashes them, and only in
     # the rows it reads (ten million doc ids are ten million scattered objects).
     queries_checked: bool = True
+    # A run's name: the run_name (or run_id) of its last row, as trec_eval's runid.
+    run_name: str | None = None
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -155,7 +157,11 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
             ranks = None
         if ranks is not None:
             _warn_if_ranks_disagree(query, doc, ranks, value, ties)
-    return Columns(query, doc, value, q_kind, queries_checked=check_queries)
+    run_name = None
+    name_column = next((c for c in ("run_name", "run_id") if c in frame.columns), None)
+    if what == "run" and name_column is not None and len(frame):
+        run_name = str(frame[name_column].iloc[-1])
+    return Columns(query, doc, value, q_kind, queries_checked=check_queries, run_name=run_name)
 
 
 def _warn_if_ranks_disagree(query: pd.Series, doc: pd.Series, rank: np.ndarray,

@@ -125,22 +125,37 @@ class Judgments:
         """The grade of each (query, doc) pair where it is positive, else 0.
 
         A grade of 0 or below counts as no grade at all: it adds no gain and never reaches
-        ``relevance_level`` (which is > 0), so every metric here scores such a doc as an
-        unjudged one. Only positive matches are verified against the ids, then.
+        ``relevance_level`` (which is > 0), so the metrics that do not tell judged from
+        unjudged docs score such a doc as an unjudged one. Only positive matches are
+        verified against the ids, then: the common case, as fast as can be.
+        """
+        return self.grades_of(query, docs, every_grade=False)[0]
+
+    def grades_of(self, query: np.ndarray, docs: Ids, *,
+                  every_grade: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+        """(grade, judged) of each (query, doc) pair: its grade (0 if unjudged) and
+        whether the judgments have it at all, grade 0 and below included.
+
+        With ``every_grade=False``, only positive grades are looked up (others read 0)
+        and ``judged`` is None.
         """
         grades = np.zeros(len(query))
+        judged = np.zeros(len(query), dtype=bool) if every_grade else None
         if not len(self.keys) or not len(query):
-            return grades
+            return grades, judged
         keys = pair_keys(query, docs, self.n_queries)
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = np.flatnonzero(self.keys[at] == keys)
         j = self.order[at[hit]]
-        positive = self.grades[j] > 0
-        hit, j = hit[positive], j[positive]
+        if not every_grade:
+            positive = self.grades[j] > 0
+            hit, j = hit[positive], j[positive]
         if not _same_pair(self.query[j], self.docs.values[j], query[hit], docs.values[hit]).all():
             raise HashCollision
         grades[hit] = self.grades[j]
-        return grades
+        if judged is not None:
+            judged[hit] = True
+        return grades, judged
 
 
 def repeats(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:

@@ -37,7 +37,7 @@ from ..metrics.ranked import ranks_within
 from ..metrics.table import parse_metrics
 from ..policies import Conventions
 from .arrow_inputs import as_frame
-from .batch import Evaluation, evaluate, warn_coverage, warn_nothing_retrieved
+from .batch import Evaluation, evaluate, summarize, warn_coverage, warn_nothing_retrieved
 from .engine import judge_queries, read_depth
 from .inputs import qrels_columns
 from .parts import RunInParts
@@ -136,7 +136,7 @@ class PartCombiner:
         missing = tuple(q for q in base.queries_missing_from_run if q not in self.seen)
         result = Evaluation(
             per_query=per_query,
-            summary=per_query.mean(axis=0, skipna=True),
+            summary=summarize(per_query, self._specs),
             conventions=self.conventions,
             queries_missing_from_run=missing,
             queries_missing_from_qrels=tuple(self.unjudged),

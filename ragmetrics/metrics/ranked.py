@@ -6,13 +6,20 @@ for many queries at once, as flat arrays with one entry per ranked row (rows gro
 query, best rank first), plus per-query totals and the ideal ranking. Every kernel of
 :mod:`ragmetrics.metrics.kernels` reads one, whoever built it: :func:`ragmetrics.evaluate`
 (from a whole run) and the curves over k (from one query, once per cut-off).
+
+Some measures need more than "relevant, and how much": bpref and infAP tell judged
+non-relevant docs from unjudged ones, nDCG with a gain map and RBP read every judgment of
+a query, and ``ties="average"`` needs the blocks of tied scores. Those come as optional
+parts (``judged``, ``qrels``, ``ties``), built only when a metric asks for them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["RankedJudgments", "ranks_within"]
+__all__ = ["Qrels", "RankedJudgments", "TieBlocks", "ranks_within"]
 
 
 def ranks_within(lengths: np.ndarray) -> np.ndarray:
@@ -26,6 +33,67 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
     lengths = np.asarray(lengths, dtype=np.int64)
     offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
     return np.arange(int(lengths.sum())) - offsets
+
+
+@dataclass(frozen=True)
+class Qrels:
+    """Every judgment of every query: the ``query`` code and the ``grade`` of each, in
+    any order.
+
+    Judged docs that were never retrieved count here: bpref's number of judged
+    non-relevant docs, the gain levels of nDCG with a gain map, RBP's gain scale.
+    """
+
+    query: np.ndarray  # int64
+    grade: np.ndarray  # float64
+
+    @classmethod
+    def of(cls, query, grade) -> Qrels:
+        return cls(np.asarray(query, np.int64), np.asarray(grade, np.float64))
+
+    def count(self, mask: np.ndarray, n_queries: int) -> np.ndarray:
+        """How many judgments of each query ``mask`` selects."""
+        return np.bincount(self.query, weights=mask, minlength=n_queries)
+
+    def max_per_query(self, values: np.ndarray, n_queries: int, *, initial: float) -> np.ndarray:
+        """The largest of ``values`` over each query's judgments (``initial`` if none)."""
+        out = np.full(n_queries, initial, dtype=np.float64)
+        np.maximum.at(out, self.query, values)
+        return out
+
+
+@dataclass(frozen=True)
+class TieBlocks:
+    """The blocks of tied scores of a ranking (every row in one; most blocks of one row).
+
+    ``block`` is each row's block, ``offset`` its place in it (0 first); ``start`` and
+    ``size`` are each block's first row and number of rows.
+    """
+
+    block: np.ndarray
+    offset: np.ndarray
+    start: np.ndarray
+    size: np.ndarray
+
+    @classmethod
+    def from_runs(cls, n_rows: int, starts: np.ndarray, lengths: np.ndarray) -> TieBlocks:
+        """Blocks from the runs of tied rows (``starts``, ``lengths``); other rows alone."""
+        is_start = np.ones(n_rows, dtype=bool)
+        inside = np.repeat(starts, lengths) + ranks_within(lengths)
+        is_start[inside] = False
+        is_start[starts] = True
+        start = np.flatnonzero(is_start)
+        size = np.diff(start, append=n_rows).astype(np.int64)
+        block = np.repeat(np.arange(len(start)), size)
+        return cls(block, np.arange(n_rows) - start[block], start, size)
+
+    def total(self, values) -> np.ndarray:
+        """Each row's block total of ``values``."""
+        return np.bincount(self.block, weights=values, minlength=len(self.start))[self.block]
+
+    def mean(self, values) -> np.ndarray:
+        """Each row's block mean of ``values``: its expected value over the block's orders."""
+        return self.total(values) / self.size[self.block]
 
 
 class RankedJudgments:
@@ -48,6 +116,17 @@ class RankedJudgments:
     ideal : RankedJudgments or None
         Each query's best possible ranking: every judged doc with a gain, best first
         (the ranking whose DCG is the ideal DCG).
+    judged : array of bool or None
+        Whether each row's doc is judged at all (any grade, 0 and below included); None
+        when only the grades that reach a gain were looked up.
+    qrels : Qrels or None
+        Every judgment of every query, for the measures that read them.
+    gain_rule : {"linear", "exponential"}
+        How grades become gains (for the measures that map judgments to gains).
+    ties : TieBlocks or None
+        The blocks of tied scores under ``ties="average"``; None when ties are broken.
+    run_id : str or None
+        The run's name (trec_eval's ``runid``), when the run has one.
 
     Examples
     --------
@@ -62,7 +141,9 @@ class RankedJudgments:
     """
 
     def __init__(self, n_queries: int, *, query, grade, gain, num_relevant,
-                 relevance_level: float = 1, ideal: RankedJudgments | None = None) -> None:
+                 relevance_level: float = 1, ideal: RankedJudgments | None = None,
+                 judged=None, qrels: Qrels | None = None, gain_rule: str = "linear",
+                 ties: TieBlocks | None = None, run_id: str | None = None) -> None:
         self.n_queries = int(n_queries)
         self.query = np.asarray(query, dtype=np.int64)
         self.grade = np.asarray(grade, dtype=np.float64)
@@ -70,13 +151,20 @@ class RankedJudgments:
         self.num_relevant = np.asarray(num_relevant, dtype=np.float64)
         self.relevance_level = relevance_level
         self.ideal = ideal
+        self.judged = None if judged is None else np.asarray(judged, dtype=bool)
+        self.qrels = qrels
+        self.gain_rule = gain_rule
+        self.ties = ties
+        self.run_id = run_id
         self.starts, self.counts = _groups(self.query)
         self.rank = ranks_within(self.counts)  # 0-based
         self.relevant = self.grade >= relevance_level
-        self._hits: dict = {}
+        self.memo: dict = {}  # intermediate arrays that several kernels share
 
     def __len__(self) -> int:
         return len(self.query)
+
+    # -- cut-offs and sums ---------------------------------------------------------------
 
     def within(self, k) -> np.ndarray | None:
         """Rows ranked within the cut-off: ``k`` None (all: returns None), an int, or one
@@ -94,14 +182,34 @@ class RankedJudgments:
             weights = weights * mask
         return np.bincount(self.query, weights=weights, minlength=self.n_queries)
 
+    def expected(self, values) -> np.ndarray:
+        """``values`` as the kernels read them: under ``ties="average"`` each row's block
+        mean (its expected value over the orders of the tie), else ``values`` themselves.
+
+        A metric that is a weighted sum over ranks of what the doc at each rank has
+        (hits, DCG, RBP) is exact on these means: the expectation of a sum is the sum of
+        the expectations (for DCG, McSherry and Najork's rule).
+        """
+        if self.ties is None:
+            return values
+        return self.ties.mean(np.asarray(values, dtype=np.float64))
+
+    @property
+    def relevance(self) -> np.ndarray:
+        """1.0 where a row is relevant (under ``ties="average"``: the chance that it is)."""
+        if "relevance" not in self.memo:
+            self.memo["relevance"] = self.expected(self.relevant.astype(np.float64))
+        return self.memo["relevance"]
+
     def hits(self, k=None) -> np.ndarray:
         """Relevant docs within the cut-off, per query (cached: recall, precision and hit
-        rate all start from it)."""
+        rate all start from it). Under ``ties="average"``: their expected number."""
         if np.ndim(k) != 0:  # one cut-off per query: not cached
-            return self.per_query(self.relevant, k)
-        if k not in self._hits:
-            self._hits[k] = self.per_query(self.relevant, k)
-        return self._hits[k]
+            return self.per_query(self.relevance, k)
+        key = ("hits", k)
+        if key not in self.memo:
+            self.memo[key] = self.per_query(self.relevance, k)
+        return self.memo[key]
 
     def first_hits(self, k=None) -> tuple[np.ndarray, np.ndarray]:
         """(query, rank) of each query's first relevant row within ``k``."""
@@ -116,14 +224,67 @@ class RankedJudgments:
         before = found[self.starts] - mask[self.starts]  # found before each query's start
         return found - np.repeat(before, self.counts)
 
+    def running_sum(self, values: np.ndarray) -> np.ndarray:
+        """For each row, the sum of ``values`` over its query's rows up to it (included).
+
+        Sums restart at each query, so no query's total carries rounding into the next.
+        """
+        values = np.asarray(values, dtype=np.float64)
+        if not len(values):
+            return values.copy()
+        out = np.empty_like(values)
+        for depth in range(int(self.counts.max())):  # one pass per rank, all queries at once
+            at = self.starts[self.counts > depth] + depth
+            out[at] = values[at] if depth == 0 else out[at - 1] + values[at]
+        return out
+
     def divide(self, numerator, denominator) -> np.ndarray:
         """``numerator / denominator`` per query, 0 where the denominator is 0."""
         return np.divide(numerator, denominator, out=np.zeros(self.n_queries),
                          where=denominator > 0)
 
-    def discounts(self) -> np.ndarray:
-        """``log2(rank + 1)`` of each row (rank from 1): DCG's discount."""
-        return np.log2(self.rank + 2.0)
+    def discounts(self, base: float = 2) -> np.ndarray:
+        """``log_base(rank + 1)`` of each row (rank from 1): DCG's discount."""
+        if base == 2:
+            return np.log2(self.rank + 2.0)
+        return np.log(self.rank + 2.0) / np.log(base)
+
+    # -- what the judgments say of each row --------------------------------------------
+
+    @property
+    def num_retrieved(self) -> np.ndarray:
+        """Rows of each query (all of its ranking when the metrics read it all)."""
+        return np.bincount(self.query, minlength=self.n_queries).astype(np.float64)
+
+    def _needs(self, part: str) -> None:
+        if getattr(self, part) is None:
+            raise ValueError(f"this measure needs the ranked judgments' {part!r} part "
+                             "(built when the metric table asks for it): a bug")
+
+    @property
+    def unjudged(self) -> np.ndarray:
+        """Rows whose doc has no judgment, or a negative one (trec_eval: "not in the pool"
+        and "in the pool, unjudged"): what bpref and infAP skip and unj@k counts."""
+        self._needs("judged")
+        return ~self.judged | (self.grade < 0)
+
+    @property
+    def judged_nonrelevant(self) -> np.ndarray:
+        """Rows judged with a grade from 0 up to the relevance level (not included)."""
+        self._needs("judged")
+        return self.judged & (self.grade >= 0) & ~self.relevant
+
+    @property
+    def trec_rel(self) -> np.ndarray:
+        """trec_eval's relevance value of each row: the grade of a doc judged 0 or more,
+        -1 for a doc not judged, -2 for a doc judged below 0."""
+        self._needs("judged")
+        return np.where(self.judged, np.where(self.grade < 0, -2.0, self.grade), -1.0)
+
+    def qrels_count(self, predicate) -> np.ndarray:
+        """Per query, its judgments whose grade ``predicate(grade)`` selects."""
+        self._needs("qrels")
+        return self.qrels.count(predicate(self.qrels.grade), self.n_queries)
 
 
 def _changes(codes: np.ndarray) -> np.ndarray:

@@ -36,14 +36,25 @@ from ..validation import (
 
 __all__ = [
     "average_precision",
+    "bpref",
     "dcg_at_k",
+    "eleven_point_average",
+    "err_at_k",
     "hit_rate_at_k",
+    "infap",
+    "iprec_at_recall",
+    "judged_at_k",
     "mrr",
     "ndcg_at_k",
     "precision_at_k",
     "r_precision",
+    "rbp",
+    "rbp_residual",
     "recall_at_k",
     "reciprocal_rank",
+    "relative_precision_at_k",
+    "rprec_mult",
+    "unjudged_at_k",
 ]
 
 
@@ -79,12 +90,28 @@ def _if_empty(judged: _Judged, empty_relevant: str, *, article_value: float) -> 
     return {"zero": 0.0, "article": article_value, "skip": math.nan}[empty_relevant]
 
 
-def _dcg(q: _Judged, ranking: list, gain: str) -> float:
-    """The DCG of ``ranking`` under the judgments of ``q``: sum of gain / log2(rank + 1)."""
+def _dcg(q: _Judged, ranking: list, gain: str, base: float = 2, gains=()) -> float:
+    """The DCG of ``ranking`` under the judgments of ``q``: sum of gain / log_b(rank + 1)."""
     return math.fsum(
-        _gain(q.grades.get(doc, 0.0), gain) / math.log2(rank + 1)
+        _doc_gain(q, doc, gain, gains) / _log(rank + 1, base)
         for rank, doc in enumerate(ranking, start=1)
     )
+
+
+def _log(x: float, base: float) -> float:
+    return math.log2(x) if base == 2 else math.log(x) / math.log(base)
+
+
+def _doc_gain(q: _Judged, doc, gain: str, gains=()) -> float:
+    """A doc's gain: from the gain map ``gains`` for a judged grade it names, else from
+    the convention (0 for an unjudged doc)."""
+    if doc not in q.grades:
+        return 0.0
+    grade = q.grades[doc]
+    mapped = dict(gains)
+    if grade >= 0 and grade in mapped:
+        return mapped[grade]
+    return _gain(grade, gain)
 
 
 def _gain(grade: float, gain: str) -> float:
@@ -335,6 +362,8 @@ def dcg_at_k(
     k: int | None = None,
     *,
     gain: str = "linear",
+    base: float = 2,
+    gains=(),
     relevance_level: float = 1,
     empty_relevant: str = "zero",
     duplicates: str = "error",
@@ -347,8 +376,11 @@ def dcg_at_k(
     :math:`g` is the gain: the grade itself (``gain="linear"``, trec_eval) or
     :math:`2^{\mathrm{rel}} - 1` (``gain="exponential"``). Rank 1 is not discounted
     (:math:`\log_2 2 = 1`); rank 2 is divided by :math:`\log_2 3 \approx 1.585`.
-    Negative grades add no gain. ``relevance_level`` and ``empty_relevant`` only say what
-    a golden set without a relevant doc scores, as for :func:`ndcg_at_k`.
+    Negative grades add no gain. ``base`` is the base of the discount's log (2; scikit-
+    learn's ``dcg_score`` calls it ``log_base``), and ``gains`` a gain map
+    (``((grade, gain), ...)``, e.g. ``((1, 3), (2, 9))``: grade 1 gains 3, grade 2 gains 9,
+    other grades the convention's gain). ``relevance_level`` and ``empty_relevant`` only
+    say what a golden set without a relevant doc scores, as for :func:`ndcg_at_k`.
 
     Examples
     --------
@@ -364,6 +396,13 @@ def dcg_at_k(
     1.8928
     >>> round(dcg_at_k(["x", "a"], {"a": 3}, 2, gain="exponential"), 4)
     4.4165
+
+    The discount's base and a gain map:
+
+    >>> round(dcg_at_k(["x", "a"], {"a": 3}, 2, base=10), 4)  # 3 / log10(3)
+    6.2877
+    >>> round(dcg_at_k(["x", "a"], {"a": 3}, 2, gains=((3, 10),)), 4)  # 10 / log2(3)
+    6.3093
     """
     k = check_k(k, allow_none=True)
     check_choice(gain, GAIN_POLICIES, "gain")
@@ -374,7 +413,7 @@ def dcg_at_k(
         empty = _if_empty(q, empty_relevant, article_value=0.0)
         if empty is not None:
             return empty
-    return _dcg(q, q.ranking[:k] if k is not None else q.ranking, gain)
+    return _dcg(q, q.ranking[:k] if k is not None else q.ranking, gain, base, gains)
 
 
 def ndcg_at_k(
@@ -383,6 +422,8 @@ def ndcg_at_k(
     k: int | None = None,
     *,
     gain: str = "linear",
+    base: float = 2,
+    gains=(),
     relevance_level: float = 1,
     empty_relevant: str = "zero",
     duplicates: str = "error",
@@ -397,7 +438,8 @@ def ndcg_at_k(
 
     Grades are gains (see :func:`dcg_at_k`); ``relevance_level`` only decides whether the
     golden set is empty, as in trec_eval, where graded gains ignore the level. When the
-    ideal DCG is 0 the score is 0 under the default ``empty_relevant="zero"``.
+    ideal DCG is 0 the score is 0 under the default ``empty_relevant="zero"``. ``base``
+    and ``gains`` are as in :func:`dcg_at_k` (the base cancels out).
 
     Examples
     --------
@@ -416,6 +458,13 @@ def ndcg_at_k(
 
     >>> round(ndcg_at_k(["A", "C", "E"], {"A", "C", "E", "Z"}, 5), 4)
     0.8319
+
+    A gain map changes the weights of the grades (here grade 2 gains 9 instead of 2):
+
+    >>> round(ndcg_at_k(["a", "b"], {"a": 1, "b": 2}, gains=((2, 9),)), 4)
+    0.6934
+
+    That is :math:`(1 + 9 / \log_2 3) / (9 + 1 / \log_2 3)`: the ideal ranking puts b first.
     """
     k = check_k(k, allow_none=True)
     check_choice(gain, GAIN_POLICIES, "gain")
@@ -428,10 +477,11 @@ def ndcg_at_k(
         if empty is not None:
             return empty
     top = q.ranking if k is None else q.ranking[:k]
-    dcg = _dcg(q, top, gain)
-    # The ideal ranking: every judged doc, best gain first; its DCG is the best possible.
-    ideal = sorted(q.grades, key=lambda doc: _gain(q.grades[doc], gain), reverse=True)
-    idcg = _dcg(q, ideal if k is None else ideal[:k], gain)
+    dcg = _dcg(q, top, gain, base, gains)
+    # The ideal ranking: every judged doc with a gain, best first: the best DCG possible.
+    ideal = sorted((doc for doc in q.grades if _doc_gain(q, doc, gain, gains) > 0),
+                   key=lambda doc: _doc_gain(q, doc, gain, gains), reverse=True)
+    idcg = _dcg(q, ideal if k is None else ideal[:k], gain, base, gains)
     return dcg / idcg if idcg > 0 else 0.0
 
 
@@ -499,3 +549,444 @@ def r_precision(
         return empty
     r = len(q.relevant_ids)
     return q.hits(r) / r
+
+
+def relative_precision_at_k(
+    retrieved: Iterable,
+    relevant: Any,
+    k: int | None = None,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Relevant docs in the top ``k`` over the most there could be: :math:`\min(k, R)`.
+
+    .. math:: \mathrm{RelP@}k = \frac{|\{\text{relevant docs in the top } k\}|}{\min(k, R)}
+
+    Precision@k cannot reach 1 for a query with fewer than ``k`` relevant docs; relative
+    precision can (trec_eval's ``relative_P``).
+
+    Examples
+    --------
+    >>> relative_precision_at_k(["a", "x", "y"], {"a", "b"}, 3)  # 1 of at most 2
+    0.5
+    >>> precision_at_k(["a", "x", "y"], {"a", "b"}, 3)
+    0.3333333333333333
+    """
+    k = check_k(k)
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    return q.hits(k) / min(k, len(q.relevant_ids))
+
+
+def rprec_mult(
+    retrieved: Iterable,
+    relevant: Any,
+    x: float,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Precision at :math:`x` times R docs (R-precision at :math:`x = 1`).
+
+    .. math:: \mathrm{Rprec}_x = \mathrm{Precision@}c, \qquad c = \lfloor x R + 0.9 \rfloor
+
+    The rank :math:`c` is rounded as trec_eval's ``Rprec_mult`` rounds it (0 if it is 0).
+
+    Examples
+    --------
+    >>> rprec_mult(["a", "x", "b", "y"], {"a", "b"}, 2.0)  # precision at 4
+    0.5
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    c = int(x * len(q.relevant_ids) + 0.9)
+    return q.hits(c) / c if c > 0 else 0.0
+
+
+def iprec_at_recall(
+    retrieved: Iterable,
+    relevant: Any,
+    x: float,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Interpolated precision at recall level :math:`x`: the best precision reached at
+    any recall of at least :math:`x`.
+
+    .. math:: \mathrm{iprec}(x) = \max_{j \ge c} \frac{j}{r_j}, \qquad
+              c = \max(\mathrm{round}(x R), 1)
+
+    where :math:`r_j` is the rank of the :math:`j`-th relevant doc retrieved; 0 if fewer
+    than :math:`c` relevant docs were retrieved. :math:`xR` is rounded half away from 0,
+    as trec_eval 10 does (trec_eval 9 and pytrec_eval: :math:`\lfloor xR + 0.9 \rfloor`).
+
+    Examples
+    --------
+    Relevant docs at ranks 1 and 4, R = 2: precisions 1 and 1/2.
+
+    >>> iprec_at_recall(["a", "x", "y", "b"], {"a", "b"}, 0.5)
+    1.0
+    >>> iprec_at_recall(["a", "x", "y", "b"], {"a", "b"}, 1.0)
+    0.5
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    precisions = []  # precision at each relevant doc retrieved, in rank order
+    for rank, doc in enumerate(q.ranking, start=1):
+        if doc in q.relevant_ids:
+            precisions.append((len(precisions) + 1) / rank)
+    scaled = x * len(q.relevant_ids)
+    whole = math.floor(scaled)
+    c = max(whole + (1 if scaled - whole >= 0.5 else 0), 1)  # rounded, halves up
+    if c > len(precisions):
+        return 0.0
+    return max(precisions[c - 1:])
+
+
+def eleven_point_average(
+    retrieved: Iterable,
+    relevant: Any,
+    *,
+    levels=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""The mean interpolated precision at recall 0, 0.1, ..., 1 (or ``levels``, in
+    increasing order): trec_eval's ``11pt_avg``.
+
+    .. math:: \frac{1}{11} \sum_{x \in \{0, 0.1, \ldots, 1\}} \mathrm{iprec}(x)
+
+    Examples
+    --------
+    Recall 0 to 0.7 of 2 relevant docs round to the first (``0.7 x 2 = 1.4``, precision
+    1 at rank 1) and 0.8 to 1 to the second (precision 2/4): (8 x 1 + 3 x 0.5) / 11.
+
+    >>> round(eleven_point_average(["a", "x", "y", "b"], {"a", "b"}), 4)
+    0.8636
+    """
+    values = [iprec_at_recall(retrieved, relevant, x, relevance_level=relevance_level,
+                              empty_relevant=empty_relevant, duplicates=duplicates)
+              for x in levels]
+    return math.fsum(values) / len(values)
+
+
+def bpref(
+    retrieved: Iterable,
+    relevant: Any,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Binary preference: how often the relevant docs rank above the judged non-relevant
+    ones, unjudged docs left out (Buckley and Voorhees, SIGIR 2004; trec_eval's bpref).
+
+    .. math:: \mathrm{bpref} = \frac{1}{R} \sum_{\text{relevant } i \text{ retrieved}}
+              \left(1 - \frac{\min(n_i, R)}{\min(N, R)}\right)
+
+    where :math:`n_i` counts the judged non-relevant docs ranked above :math:`i` and
+    :math:`N` all judged non-relevant docs of the query (grades from 0 up to, not
+    including, ``relevance_level``). Unjudged docs and docs graded below 0 are skipped:
+    bpref does not take "not judged" for "not relevant".
+
+    Examples
+    --------
+    Judged non-relevant n1 above the first relevant doc, unjudged u anywhere:
+
+    >>> grades = {"r1": 1, "r2": 1, "n1": 0, "n2": 0}
+    >>> bpref(["n1", "r1", "u", "r2"], grades)  # (1 - 1/2) + (1 - 1/2), over 2
+    0.5
+    >>> bpref(["u", "r1", "r2", "n1"], grades)  # the unjudged doc costs nothing
+    1.0
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    R = len(q.relevant_ids)
+    nonrelevant = {doc for doc, g in q.grades.items() if 0 <= g < q.level}
+    scale = min(len(nonrelevant), R)
+    total, above = 0.0, 0
+    for doc in q.ranking:
+        if doc in nonrelevant:
+            above += 1
+        elif doc in q.relevant_ids:
+            total += 1.0 - (min(above, R) / scale if above > 0 else 0.0)
+    return total / R
+
+
+def infap(
+    retrieved: Iterable,
+    relevant: Any,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Inferred AP (Yilmaz and Aslam, CIKM 2006), as trec_eval computes it.
+
+    The judgments are taken to be a random sample of a pool; docs not in the judgments
+    are outside the pool, and docs graded below 0 are in the pool but unjudged. For the
+    relevant doc at rank :math:`j + 1`, with :math:`p` pool docs above it (judged at any
+    grade), :math:`\rho` of them relevant and :math:`\nu` judged non-relevant:
+
+    .. math:: \frac{1}{j + 1} + \frac{j}{j + 1} \cdot \frac{p}{j} \cdot
+              \frac{\rho + \varepsilon}{\rho + \nu + 2\varepsilon}, \qquad
+              \varepsilon = 10^{-5}
+
+    (1 at rank 1); infAP is their sum over R.
+
+    Examples
+    --------
+    Complete judgments: infAP is AP, up to the smoothing.
+
+    >>> grades = {"a": 1, "b": 1, "x": 0}
+    >>> round(infap(["a", "x", "b"], grades), 4), round(average_precision(["a", "x", "b"], grades), 4)
+    (0.8333, 0.8333)
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    eps = 0.00001
+    total, rho, nu, pool = 0.0, 0, 0, 0
+    for j, doc in enumerate(q.ranking):
+        if doc not in q.grades:
+            continue  # not in the pool: it only moves the ranks
+        grade = q.grades[doc]
+        if doc in q.relevant_ids:
+            if j == 0:
+                total += 1.0
+            else:
+                total += 1.0 / (j + 1.0) + (j / (j + 1.0)) * (pool / j) * (
+                    (rho + eps) / (rho + nu + 2 * eps))
+            rho += 1
+        elif grade >= 0:
+            nu += 1
+        pool += 1
+    return total / len(q.relevant_ids)
+
+
+def _judged_share(retrieved, relevant, k, judged_at: bool, duplicates: str) -> float:
+    k = check_k(k)
+    grades = as_grades(relevant)
+    ranking = as_ranking(retrieved, duplicates=duplicates)
+    check_id_kinds(ranking, grades)
+    if judged_at:
+        count = sum(doc in grades for doc in ranking[:k])
+    else:
+        count = sum(doc not in grades or grades[doc] < 0 for doc in ranking[:k])
+    return count / k
+
+
+def judged_at_k(
+    retrieved: Iterable,
+    relevant: Any,
+    k: int | None = None,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""The share of the top ``k`` slots that hold a judged doc (any grade).
+
+    .. math:: \mathrm{Judged@}k = \frac{|\{\text{judged docs in the top } k\}|}{k}
+
+    A low Judged@k says the other metrics know little about these docs: a system that
+    retrieves good docs nobody judged looks bad on all of them (ir_measures' Judged@k).
+    An empty slot is not judged. It does not depend on relevance, so a golden set with no
+    relevant doc is scored under ``empty_relevant="zero"`` (as nDCG is).
+
+    Examples
+    --------
+    >>> judged_at_k(["a", "x", "b", "y"], {"a": 1, "b": 0}, 4)
+    0.5
+    """
+    check_relevance_level(relevance_level)
+    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
+    check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
+    if empty_relevant != "zero":
+        q = _Judged(retrieved, relevant, relevance_level, duplicates)
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    return _judged_share(retrieved, relevant, k, True, duplicates)
+
+
+def unjudged_at_k(
+    retrieved: Iterable,
+    relevant: Any,
+    k: int | None = None,
+    *,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""The share of the top ``k`` slots that hold an unjudged doc: not judged, or judged
+    below 0 (trec_eval's ``unj``; an empty slot counts as judged).
+
+    .. math:: \mathrm{unj@}k = \frac{|\{\text{unjudged docs in the top } k\}|}{k}
+
+    Examples
+    --------
+    >>> unjudged_at_k(["a", "x", "b", "y"], {"a": 1, "b": -1}, 4)  # x, y and b
+    0.75
+    """
+    check_relevance_level(relevance_level)
+    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
+    check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
+    if empty_relevant != "zero":
+        q = _Judged(retrieved, relevant, relevance_level, duplicates)
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    return _judged_share(retrieved, relevant, k, False, duplicates)
+
+
+def err_at_k(
+    retrieved: Iterable,
+    relevant: Any,
+    k: int | None = None,
+    *,
+    max_grade: float | None = None,
+    chances=(),
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Expected reciprocal rank (Chapelle, Metzler, Zhang and Grinspan, CIKM 2009).
+
+    A user reads down the ranking and stops at the doc of rank :math:`i` with chance
+    :math:`R_i`, satisfied; ERR is the expected reciprocal of the rank where they stop:
+
+    .. math:: \mathrm{ERR@}k = \sum_{i=1}^{k} \frac{R_i}{i} \prod_{j<i} (1 - R_j),
+              \qquad R_i = \frac{2^{g_i} - 1}{2^{g_{\max}}}
+
+    with :math:`g_i` the grade at rank :math:`i` (0 if unjudged or below 0) and
+    :math:`g_{\max}` = ``max_grade`` (default: the highest grade of the judgments).
+    ``chances`` (``((grade, chance), ...)``) gives grades their stopping chance instead.
+    A good doc high up makes the docs below it matter less: unlike DCG, ERR discounts a
+    doc by the docs above it.
+
+    Examples
+    --------
+    >>> err_at_k(["a", "b"], {"a": 1, "b": 2})  # R = 1/4, 3/4: 1/4 + (3/4)(3/4)/2
+    0.53125
+    >>> err_at_k(["a", "b"], {"a": 1, "b": 2}, max_grade=4)  # R = 1/16, 3/16
+    0.150390625
+    """
+    k = check_k(k, allow_none=True)
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    if max_grade is None:
+        max_grade = max([0.0, *q.grades.values()])
+    named = dict(chances)
+    value, going_on = 0.0, 1.0
+    top = q.ranking if k is None else q.ranking[:k]
+    for rank, doc in enumerate(top, start=1):
+        grade = q.grades.get(doc)
+        if grade is not None and grade in named:
+            chance = named[grade]
+        elif grade is not None and grade > 0:
+            if grade > max_grade:
+                raise InputValueError(f"err: a grade of {grade:g} is above max_grade="
+                                      f"{max_grade:g}")
+            chance = (2.0**grade - 1.0) / 2.0**max_grade
+        else:
+            chance = 0.0
+        value += going_on * chance / rank
+        going_on *= 1.0 - chance
+    return value
+
+
+def _rbp_scale(q: _Judged, gain: str) -> float:
+    """trec_eval's rbp puts gains on [0, 1] by dividing by the highest when it passes 1."""
+    top = max([0.0, *(_gain(g, gain) for g in q.grades.values())])
+    return top if top > 1 else 1.0
+
+
+def rbp(
+    retrieved: Iterable,
+    relevant: Any,
+    k: int | None = None,
+    *,
+    p: float = 0.9,
+    gain: str = "linear",
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""Rank-biased precision (Moffat and Zobel, TOIS 2008): a user goes on from each rank
+    to the next with chance :math:`p`; RBP is the gain they collect per doc read.
+
+    .. math:: \mathrm{RBP}(p) = (1 - p) \sum_{i \ge 1} g_i \, p^{i-1}
+
+    Gains (the grades, or :math:`2^g - 1` under ``gain="exponential"``) are scaled into
+    [0, 1] as trec_eval scales them: divided by the query's highest when it passes 1. RBP never needs an ideal ranking, and the
+    docs below a cut-off can only add to it: :func:`rbp_residual` says how much.
+
+    Examples
+    --------
+    >>> rbp(["a", "x", "b"], {"a", "b"}, p=0.5)  # (1 - 0.5) (1 + 0.25)
+    0.625
+    """
+    k = check_k(k, allow_none=True)
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    check_choice(gain, GAIN_POLICIES, "gain")
+    scale = _rbp_scale(q, gain)
+    top = q.ranking if k is None else q.ranking[:k]
+    return (1.0 - p) * math.fsum(_gain(q.grades.get(doc, 0.0), gain) / scale * p**i
+                                 for i, doc in enumerate(top))
+
+
+def rbp_residual(
+    retrieved: Iterable,
+    relevant: Any,
+    *,
+    p: float = 0.9,
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""How much RBP could still rise: the weight of the unjudged docs retrieved and of
+    the ranks past the end of the ranking (trec_eval's ``rbp_resid``).
+
+    .. math:: (1 - p) \sum_{\text{unjudged } i} p^{i-1} + p^{n}
+
+    with :math:`n` docs retrieved; unjudged means not judged, or judged below 0.
+    trec_eval reports 0 when no retrieved doc is unjudged (leaving out :math:`p^n`), and
+    so does this.
+
+    Examples
+    --------
+    >>> rbp_residual(["a", "u"], {"a"}, p=0.5)  # (1 - 0.5) 0.5 + 0.25
+    0.5
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    unjudged = [i for i, doc in enumerate(q.ranking) if q.grades.get(doc, -1) < 0]
+    if not unjudged:
+        return 0.0
+    return (1.0 - p) * math.fsum(p**i for i in unjudged) + p ** len(q.ranking)

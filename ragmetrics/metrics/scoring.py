@@ -27,6 +27,7 @@ def score(
     empty_relevant: str,
     query_ids: Sequence | None = None,
     in_run: np.ndarray | None = None,
+    zero_for: np.ndarray | None = None,
 ) -> list[np.ndarray]:
     """Each metric's value for every query of ``ranked``, the conventions applied.
 
@@ -34,7 +35,8 @@ def score(
     ----------
     ranked : RankedJudgments
     specs : sequence of MetricSpec
-        The metrics, with their cut-offs; ``spec.k`` may also be one cut-off per query.
+        The metrics, with their cut-offs and parameters; ``spec.k`` may also be one
+        cut-off per query.
     empty_relevant : {"zero", "article", "skip", "error"}
         For a query with no relevant doc: the kernel's value ("zero": every count is 0,
         and nDCG still scores the gains of docs graded below the level, as trec_eval),
@@ -44,6 +46,11 @@ def score(
     in_run : array of bool, optional
         False for judged queries absent from the run that ``missing_from_run="skip"``
         leaves out: their values are NaN.
+    zero_for : array of bool, optional
+        True for judged queries absent from the run that ``missing_from_run="zero"``
+        scores 0: every metric of the run is 0 there (utility too, whose kernel would
+        count the relevant docs missed); the metrics of the query itself (num_q,
+        num_rel) keep their values, as in trec_eval -c.
 
     Returns
     -------
@@ -62,7 +69,19 @@ def score(
     out = []
     for spec in specs:
         info = spec.info
-        values = info.kernel(ranked, spec.k)
+        arguments = spec.arguments
+        values = info.kernel(ranked, spec.k, **arguments) if arguments else info.kernel(
+            ranked, spec.k)
+        if info.kind == "text":  # relstring, runid: no number, so no number policy
+            values = np.asarray(values, dtype=object)
+            if empty_relevant == "skip":
+                values = np.where(empty, None, values)
+            if in_run is not None:
+                values = np.where(in_run, values, None)
+            out.append(values)
+            continue
+        if zero_for is not None and not info.of_the_query:
+            values = np.where(zero_for, 0.0, values)
         if np.isnan(values).any():  # never a NaN that no "skip" policy asked for
             i = int(np.flatnonzero(np.isnan(values))[0])
             where = f" for query {query_ids[i]!r}" if query_ids is not None else ""

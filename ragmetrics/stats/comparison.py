@@ -408,6 +408,8 @@ def compare(
     duplicates: str = "error",
     empty_relevant: str = "zero",
     missing_from_run: str = "zero",
+    unjudged: str = "nonrelevant",
+    max_retrieved: int | None = None,
     order_by: str = "score",
     score_precision: str = "float64",
     query_id_docs: str = "keep",
@@ -545,7 +547,8 @@ def compare(
     conventions = Conventions(**preset_conventions(preset, {
         "relevance_level": relevance_level, "gain": gain, "ties": ties,
         "duplicates": duplicates, "empty_relevant": empty_relevant,
-        "missing_from_run": missing_from_run, "order_by": order_by,
+        "missing_from_run": missing_from_run, "unjudged": unjudged,
+        "max_retrieved": max_retrieved, "order_by": order_by,
         "score_precision": score_precision, "query_id_docs": query_id_docs,
         "ap_denominator": ap_denominator, "ideal_order": ideal_order,
     }))

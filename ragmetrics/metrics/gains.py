@@ -1,0 +1,79 @@
+r"""Grades to gains: the conventions, gain maps, and the ideal ranking under a gain map.
+
+A gain is what a doc at some rank adds to DCG (and to the measures built like it: G,
+ndcg_rel, Rndcg, RBP). By default it is the grade (``gain="linear"``, trec_eval) or
+:math:`2^{\mathrm{grade}} - 1` (``gain="exponential"``); docs graded 0 or below, and
+unjudged docs, gain nothing. A **gain map** (``ndcg(1=3, 2=9, 4=4.5)``, trec_eval's
+``-m ndcg.1=3,2=9,4=4.5``) gives chosen grades other gains: grade 1 gains 3, grade 2
+gains 9, grade 4 gains 4.5, every other grade its convention's gain. A map may give grade
+0 a gain (judged non-relevant docs then count) and any grade a gain of 0 or below.
+
+Examples
+--------
+>>> import numpy as np
+>>> grade_gains(np.array([-1.0, 0.0, 1.0, 3.0]), "exponential").tolist()
+[0.0, 0.0, 1.0, 7.0]
+>>> mapped_gains(np.array([0.0, 1.0, 2.0, 3.0]), np.array([True, True, True, False]),
+...              "linear", ((1.0, 3.0), (2.0, 9.0))).tolist()
+[0.0, 3.0, 9.0, 0.0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ranked import RankedJudgments
+
+__all__ = ["grade_gains", "ideal_under", "mapped_gains", "row_gains"]
+
+
+def grade_gains(grades: np.ndarray, rule: str) -> np.ndarray:
+    """What each grade adds to DCG: the grade, or 2**grade - 1; negative grades add 0."""
+    positive = np.maximum(grades, 0.0)
+    if rule == "linear":
+        return positive
+    with np.errstate(over="ignore"):  # a grade of 1024 or more: inf, refused by the caller
+        return np.exp2(positive) - 1.0
+
+
+def mapped_gains(grades: np.ndarray, judged: np.ndarray, rule: str, gain_map) -> np.ndarray:
+    """The gain of each doc under ``gain_map`` (``((grade, gain), ...)``): the map's gain
+    for a grade it names, else the convention's; 0 for an unjudged doc or a grade below 0."""
+    gains = np.where(judged, grade_gains(grades, rule), 0.0)
+    for grade, gain in gain_map:
+        gains[judged & (grades == grade)] = gain
+    return gains
+
+
+def row_gains(r: RankedJudgments, gain_map=()) -> np.ndarray:
+    """The gain of each ranked row: the convention's (``r.gain``), or under ``gain_map``."""
+    if not gain_map:
+        return r.gain
+    key = ("row_gains", gain_map)
+    if key not in r.memo:
+        r.memo[key] = mapped_gains(r.grade, r.judged, r.gain_rule, gain_map)
+    return r.memo[key]
+
+
+def ideal_under(r: RankedJudgments, gain_map=()) -> RankedJudgments:
+    """Each query's ideal ranking: its judged docs with a positive gain, best first.
+
+    Without a gain map it is the ideal the ranked judgments came with. (trec_eval orders
+    the gain levels with a comparison that truncates the difference of two gains to an
+    int, so two gains less than 1 apart can come out in the wrong order in its ideal;
+    here they are sorted exactly.)
+    """
+    if not gain_map:
+        return r.ideal
+    key = ("ideal", gain_map)
+    if key not in r.memo:
+        qrels = r.qrels
+        gains = mapped_gains(qrels.grade, np.ones(len(qrels.grade), dtype=bool), r.gain_rule,
+                             gain_map)
+        keep = gains > 0
+        query, gain, grade = qrels.query[keep], gains[keep], qrels.grade[keep]
+        order = np.lexsort((-gain, query))
+        r.memo[key] = RankedJudgments(r.n_queries, query=query[order], grade=grade[order],
+                                      gain=gain[order], num_relevant=r.num_relevant,
+                                      relevance_level=r.relevance_level)
+    return r.memo[key]

@@ -1,0 +1,151 @@
+r"""Measures that tell judged docs from unjudged ones: bpref, infAP, unj@k, Judged@k, ...
+
+Most measures count an unjudged doc as not relevant. With incomplete judgments (pooled
+TREC collections, or judgments made by an LLM for only some docs) that understates a
+system that finds good docs nobody judged. These measures look only at what was judged,
+or say how much was not:
+
+- an **unjudged** doc (trec_eval's "not in the pool", or a negative grade: "in the pool
+  but not judged") is skipped by :func:`bpref` and :func:`infap`, and counted by
+  :func:`unjudged_at_k` (trec_eval's unj) and :func:`rbp_resid`;
+- a **judged non-relevant** doc has a grade from 0 up to the relevance level.
+
+With :math:`R` relevant docs, :math:`N` judged non-relevant docs and, for the relevant
+doc at rank :math:`i`, :math:`n_i` judged non-relevant docs above it:
+
+.. math:: \mathrm{bpref} = \frac{1}{R} \sum_{\text{relevant } i}
+          \left(1 - \frac{\min(n_i, R)}{\min(N, R)}\right)
+
+(Buckley and Voorhees, SIGIR 2004, as trec_eval computes it). infAP (Yilmaz and Aslam,
+CIKM 2006) estimates AP from a random sample of the pool: see :func:`infap`.
+
+Examples
+--------
+>>> from ragmetrics.metrics.ranked import Qrels, RankedJudgments
+>>> r = RankedJudgments(1, query=[0, 0, 0, 0], grade=[0, 1, 0, 1], gain=[0, 1, 0, 1],
+...                     num_relevant=[2], judged=[True, True, False, True],
+...                     qrels=Qrels.of([0, 0, 0], [0, 1, 1]))
+>>> bpref(r, None)  # one judged non-relevant doc, above both relevant ones
+array([0.])
+>>> unjudged_at_k(r, 4), judged_at_k(r, 4)
+(array([0.25]), array([0.75]))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ranked import RankedJudgments
+from .ties import before_block, blocks_of
+
+__all__ = ["bpref", "infap", "judged_at_k", "num_nonrel_judged_ret", "rbp_resid", "relstring",
+           "unjudged_at_k"]
+
+#: infAP's smoothing constant (trec_eval's INFAP_EPSILON).
+INFAP_EPSILON = 0.00001
+
+
+def num_nonrel_judged_ret(r: RankedJudgments, k) -> np.ndarray:
+    """How many retrieved docs are judged non-relevant (trec_eval's
+    num_nonrel_judged_ret)."""
+    return r.per_query(r.judged_nonrelevant)
+
+
+def bpref(r: RankedJudgments, k) -> np.ndarray:
+    """Binary preference: for each relevant doc, the share of the (first R) judged
+    non-relevant docs it is ranked above, averaged over the R relevant docs.
+
+    Under ``ties="average"``, a relevant doc has each of the :math:`q + 1` places among
+    the :math:`q` judged non-relevant docs of its block with the same chance.
+    """
+    blocks = blocks_of(r)
+    R = r.num_relevant
+    nonrel_judged = r.judged_nonrelevant
+    num_nonrel = r.qrels_count(lambda g: (g >= 0) & (g < r.relevance_level))
+    scale = np.minimum(num_nonrel, R)
+    heads = blocks.start  # one row per block
+    query = r.query[heads]
+    relevant = np.bincount(blocks.block, weights=r.relevant, minlength=len(heads))
+    nonrel = np.bincount(blocks.block, weights=nonrel_judged, minlength=len(heads))
+    above = before_block(r, nonrel_judged)[heads]
+    expected_min = _mean_of_min(above, nonrel, R[query])
+    scale_q = scale[query]
+    penalty = np.divide(expected_min, scale_q, out=np.zeros(len(heads)), where=scale_q > 0)
+    terms = np.where(relevant > 0, relevant * (1.0 - penalty), 0.0)
+    return r.divide(np.bincount(query, weights=terms, minlength=r.n_queries), R)
+
+
+def _mean_of_min(a: np.ndarray, q: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    """The mean of ``min(a + x, cap)`` over ``x = 0, 1, ..., q`` (closed form)."""
+    t = np.clip(cap - a, 0, q)  # the x up to which a + x stays below the cap
+    total = (t + 1) * a + t * (t + 1) / 2 + (q - t) * cap
+    return np.where(a >= cap, cap, total / (q + 1))
+
+
+def infap(r: RankedJudgments, k) -> np.ndarray:
+    """Inferred AP, exactly as trec_eval computes it.
+
+    For the relevant doc at rank :math:`j + 1` (:math:`j` docs above it, of which
+    :math:`p` are in the pool, i.e. judged at any grade, :math:`\\rho` relevant and
+    :math:`\\nu` judged non-relevant):
+
+    .. math:: \\frac{1}{j + 1} + \\frac{j}{j + 1} \\cdot \\frac{p}{j} \\cdot
+              \\frac{\\rho + \\varepsilon}{\\rho + \\nu + 2\\varepsilon}
+
+    (1 at rank 1), summed and divided by R; :math:`\\varepsilon = 10^{-5}`. On complete
+    judgments (no unjudged doc retrieved) :math:`p = j`, and infAP equals AP up to
+    :math:`\\varepsilon`.
+    """
+    in_pool = r.judged.astype(np.int64)
+    j = r.rank.astype(np.float64)
+    rho = (r.running_hits(r.relevant) - r.relevant).astype(np.float64)
+    nu = (r.running_hits(r.judged_nonrelevant) - r.judged_nonrelevant).astype(np.float64)
+    pool = (r.running_hits(in_pool) - in_pool).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (pool / j) * (
+            (rho + INFAP_EPSILON) / (rho + nu + 2 * INFAP_EPSILON))
+    terms = np.where(r.relevant, np.where(r.rank == 0, 1.0, later), 0.0)
+    return r.divide(r.per_query(terms), r.num_relevant)
+
+
+def unjudged_at_k(r: RankedJudgments, k) -> np.ndarray:
+    """The share of the top ``k`` that is unjudged: not judged, or judged below 0 (an
+    empty slot counts as judged: trec_eval's unj divides by ``k``)."""
+    return r.per_query(r.expected(r.unjudged), k) / np.asarray(k, dtype=np.float64)
+
+
+def judged_at_k(r: RankedJudgments, k) -> np.ndarray:
+    """The share of the top ``k`` that is judged, at any grade (ir_measures' Judged@k;
+    an empty slot counts as unjudged, so a short ranking cannot reach 1)."""
+    return r.per_query(r.expected(r.judged), k) / np.asarray(k, dtype=np.float64)
+
+
+def rbp_resid(r: RankedJudgments, k, *, p: float = 0.9) -> np.ndarray:
+    """The RBP residual: how much RBP could still rise if every unjudged doc retrieved
+    were relevant, plus the weight of the ranks below the ranking,
+    :math:`(1 - p) \\sum_{\\text{unjudged } i} p^{i-1} + p^n`. trec_eval reports 0 for a
+    ranking with no unjudged doc (leaving out the :math:`p^n` below it); so does this."""
+    weights = np.power(p, r.rank.astype(np.float64))
+    unjudged = r.expected(r.unjudged)
+    resid = (1.0 - p) * r.per_query(unjudged * weights) + np.power(p, r.num_retrieved)
+    return np.where(r.per_query(r.unjudged) > 0, resid, 0.0)
+
+
+def relstring(r: RankedJudgments, k, *, length: int = 10) -> np.ndarray:
+    """The judgments of the top ``length`` docs as text, one character a doc: the grade
+    (0-9; '>' above 9), '-' for a doc not judged, '.' for one judged below 0 (trec_eval's
+    relstring; '?' for a grade that is not a whole number, which trec_eval cannot have)."""
+    rel = r.trec_rel
+    whole = rel == np.floor(rel)
+    codes = np.where(rel > 9, ord(">"), np.where(rel >= 0, ord("0") + np.clip(rel, 0, 9),
+                                                 np.where(rel == -1, ord("-"), ord("."))))
+    codes = np.where(whole | (rel < 0), codes, ord("?")).astype(np.uint8)
+    kept = np.flatnonzero(r.rank < length)
+    kept = kept[np.argsort(r.query[kept], kind="stable")]  # queries in code order
+    # One string for all queries, split at a separator no code can be.
+    query = r.query[kept]
+    text = np.full(len(query) + r.n_queries, ord("\n"), dtype=np.uint8)
+    slots = np.arange(len(query)) + query  # each query's codes, then its separator
+    text[slots] = codes[kept]
+    parts = text.tobytes().decode("ascii").split("\n")[: r.n_queries]
+    return np.array(parts, dtype=object)

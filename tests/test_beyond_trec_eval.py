@@ -1,0 +1,196 @@
+"""What ragmetrics has beyond trec_eval: ERR@k, RBP and its residual, Judged@k, a DCG log
+base, gain maps for nDCG, ``dcg@k`` by name, and summaries beyond the mean.
+
+Three layers: values computed by hand here (the arithmetic in the comments); the engine's
+kernels (:func:`ragmetrics.evaluate`) against the per-query reference functions of
+:mod:`ragmetrics.metrics.reference`, two implementations written apart, on Hypothesis
+data (ties broken by trec_eval's rule, grades -1..4, unjudged docs); and properties that
+hold by definition (the base scales DCG and cancels out of nDCG, Judged@k + Unjudged@k = 1).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ragmetrics
+from ragmetrics import RagmetricsWarning, parse_metric
+
+DOC_IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+GRADES = [-1, 0, 1, 1, 2, 3, 4]
+
+#: Metrics beyond trec_eval (and their parameters) that have a per-query reference.
+WITH_REFERENCE = ["err", "err@3", "err(max_grade=5)@4", "err(1=0.2,2=0.6,3=0.9,4=1)",
+                  "rbp", "rbp(p=0.5)@5", "rbp(p=0.99)", "rbp_resid", "rbp_resid(p=0.8)",
+                  "judged@1", "judged@4", "unj@4", "dcg@3", "dcg(base=10)@3", "dcg(base=3)",
+                  "ndcg(base=10)@4", "ndcg(1=3,2=9,4=4.5)@3", "ndcg(0=1,1=3)", "bpref", "infap"]
+
+
+def quiet_evaluate(run, qrels, metrics, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)
+        return ragmetrics.evaluate(run, qrels, metrics, **options)
+
+
+def reference_value(name: str, ranking: list, grades: dict, top_grade: float) -> float:
+    """The reference function's value; ERR's default g_max is the highest grade of all
+    queries in evaluate and of the one query in the reference: so it is passed."""
+    spec = parse_metric(name)
+    arguments = {key: value for key, value in spec.arguments.items()
+                 if not (spec.info.name == "rbp" and key == "gains")}
+    if spec.info.name == "err" and arguments["max_grade"] is None:
+        arguments["max_grade"] = top_grade
+    if spec.info.cutoff == "none":
+        return spec.info.reference(ranking, grades, **arguments)
+    return spec.info.reference(ranking, grades, spec.k, **arguments)
+
+
+@st.composite
+def one_query(draw):
+    ranking = draw(st.lists(st.sampled_from(DOC_IDS), max_size=8, unique=True))
+    grades = draw(st.dictionaries(st.sampled_from(DOC_IDS), st.sampled_from(GRADES),
+                                  min_size=1, max_size=8))
+    return ranking, grades
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(queries=st.lists(one_query(), min_size=1, max_size=4))
+def test_the_kernels_equal_the_reference_functions(queries):
+    run = {f"q{i}": ranking for i, (ranking, _) in enumerate(queries)}
+    qrels = {f"q{i}": grades for i, (_, grades) in enumerate(queries)}
+    got = quiet_evaluate(run, qrels, WITH_REFERENCE).per_query
+    top_grade = max(0, *(g for grades in qrels.values() for g in grades.values()))
+    for query, ranking in run.items():
+        for name in WITH_REFERENCE:
+            expected = reference_value(name, ranking, qrels[query], top_grade)
+            assert got.loc[query, name] == pytest.approx(expected, rel=1e-12, abs=1e-12), (
+                f"{name} of ranking {ranking}, judgments {qrels[query]}")
+
+
+# -- ERR ---------------------------------------------------------------------------------
+
+
+def test_err_by_hand():
+    # Grades a=1, b=2 (x unjudged), the highest judged grade 3 (z): R = (2^g - 1) / 2^3,
+    # so R_a = 1/8, R_b = 3/8; ERR = R_a / 1 + (1 - R_a) R_b / 3.
+    run, qrels = {"q": ["a", "x", "b"]}, {"q": {"a": 1, "b": 2, "z": 3}}
+    row = quiet_evaluate(run, qrels, ["err", "err@2", "err(max_grade=2)",
+                                      "err(1=0.5,2=1)"]).per_query.loc["q"]
+    assert row["err"] == pytest.approx(1 / 8 + (7 / 8) * (3 / 8) / 3, abs=1e-15)
+    assert row["err@2"] == pytest.approx(1 / 8, abs=1e-15)
+    assert row["err(max_grade=2)"] == pytest.approx(1 / 4 + (3 / 4) * (3 / 4) / 3, abs=1e-15)
+    # The map gives the stopping chances: 1/2 at a, then 1 at b.
+    assert row["err(1=0.5,2=1)"] == pytest.approx(0.5 + 0.5 * 1 / 3, abs=1e-15)
+
+
+def test_err_refuses_a_grade_above_max_grade_and_average_ties():
+    with pytest.raises(ValueError, match=r"grade of 2 is above max_grade=1"):
+        ragmetrics.evaluate({"q": ["a"]}, {"q": {"a": 2}}, ["err(max_grade=1)"])
+    with pytest.raises(ValueError, match=r"no closed form for 'err@5'"):
+        ragmetrics.evaluate({"q": {"a": 1.0}}, {"q": {"a": 1}}, ["err@5"], ties="average")
+
+
+# -- RBP and its residual ----------------------------------------------------------------
+
+
+def test_rbp_and_its_residual_by_hand():
+    # p = 0.5; a relevant (grade 1) at rank 1, x unjudged at rank 2, n judged 0 at rank 3.
+    # RBP = (1 - p) (1 + 0 + 0) = 0.5. Residual: the unjudged x could add (1 - p) p = 0.25,
+    # and everything past rank 3 p^3 = 0.125 (trec_eval 10 prints 0.5000 and 0.3750).
+    run, qrels = {"q": ["a", "x", "n"]}, {"q": {"a": 1, "n": 0}}
+    row = quiet_evaluate(run, qrels, ["rbp(p=0.5)", "rbp_resid(p=0.5)",
+                                      "rbp(p=0.5)@1"]).per_query.loc["q"]
+    assert row["rbp(p=0.5)"] == pytest.approx(0.5, abs=1e-15)
+    assert row["rbp_resid(p=0.5)"] == pytest.approx(0.25 + 0.125, abs=1e-15)
+    assert row["rbp(p=0.5)@1"] == pytest.approx(0.5, abs=1e-15)
+
+
+@settings(max_examples=100, deadline=None)
+@given(query=one_query(), p=st.sampled_from([0.5, 0.8, 0.9, 0.95]))
+def test_rbp_and_its_residual_are_at_least_0_and_add_up_to_at_most_1(query, p):
+    ranking, grades = query
+    row = quiet_evaluate({"q": ranking}, {"q": grades},
+                         [f"rbp(p={p})", f"rbp_resid(p={p})"]).per_query.loc["q"]
+    assert row[f"rbp(p={p})"] >= 0.0
+    assert row[f"rbp_resid(p={p})"] >= 0.0
+    assert row[f"rbp(p={p})"] + row[f"rbp_resid(p={p})"] <= 1.0 + 1e-12
+
+
+# -- Judged@k ----------------------------------------------------------------------------
+
+
+def test_judged_at_k_by_hand_and_where_it_parts_from_trec_evals_unj():
+    # Top 4: a (judged 1), x (unjudged), n (judged 0), m (judged -1). Judged@k (as in
+    # ir_measures) counts every judgment: a, n, m. trec_eval's unj counts a doc judged -1
+    # as unjudged (its code for "not judged"): x and m (trec_eval 10 prints 0.5000).
+    run, qrels = {"q": ["a", "x", "n", "m", "y"]}, {"q": {"a": 1, "n": 0, "m": -1}}
+    row = quiet_evaluate(run, qrels, ["judged@4", "unj@4", "judged@10", "unj@10"]
+                         ).per_query.loc["q"]
+    assert row["judged@4"] == 3 / 4
+    assert row["unj@4"] == 2 / 4
+    # Past the ranking's end: an empty slot is not judged for Judged@k, and not unjudged
+    # for unj (trec_eval divides by k): 3 of 10, and x, m, y of 10.
+    assert row["judged@10"] == 3 / 10
+    assert row["unj@10"] == 3 / 10
+
+
+# -- DCG: the log base, gain maps, dcg@k by name -----------------------------------------
+
+
+def test_dcg_at_k_is_a_metric_name_and_the_base_is_an_option():
+    assert str(parse_metric("dcg@10")) == "dcg@10"
+    assert parse_metric("dcg(base=10)@5").arguments["base"] == 10.0
+    run, qrels = {"q": ["x", "a", "b"]}, {"q": {"a": 3, "b": 1}}
+    row = quiet_evaluate(run, qrels, ["dcg@3", "dcg(base=10)@3", "ndcg@3",
+                                      "ndcg(base=10)@3"]).per_query.loc["q"]
+    assert row["dcg@3"] == pytest.approx(3 / math.log2(3) + 1 / 2, abs=1e-14)
+    assert row["dcg(base=10)@3"] == pytest.approx(3 / math.log10(3) + 1 / math.log10(4),
+                                                  abs=1e-14)
+    assert row["ndcg(base=10)@3"] == pytest.approx(row["ndcg@3"], abs=1e-14)
+
+
+@settings(max_examples=100, deadline=None)
+@given(query=one_query(), base=st.sampled_from([3.0, 10.0, math.e]))
+def test_a_base_scales_dcg_by_log_2_base_and_cancels_out_of_ndcg(query, base):
+    ranking, grades = query
+    names = ["dcg@5", f"dcg(base={base})@5", "ndcg", f"ndcg(base={base})"]
+    row = quiet_evaluate({"q": ranking}, {"q": grades}, names).per_query.loc["q"]
+    assert row[names[1]] == pytest.approx(row["dcg@5"] * math.log2(base), rel=1e-12, abs=1e-12)
+    assert row[names[3]] == pytest.approx(row["ndcg"], rel=1e-12, abs=1e-12)
+
+
+def test_a_gain_map_for_ndcg_by_hand():
+    # Grades a=1, b=2; the map gives grade 2 a gain of 9, grade 1 keeps 1. Ranking a, b:
+    # DCG = 1 + 9 / log2(3); the ideal puts b first: 9 + 1 / log2(3).
+    row = quiet_evaluate({"q": ["a", "b"]}, {"q": {"a": 1, "b": 2}},
+                         ["ndcg(2=9)", "ndcg"]).per_query.loc["q"]
+    lg3 = math.log2(3)
+    assert row["ndcg(2=9)"] == pytest.approx((1 + 9 / lg3) / (9 + 1 / lg3), abs=1e-15)
+    assert row["ndcg"] == pytest.approx((1 + 2 / lg3) / (2 + 1 / lg3), abs=1e-15)
+
+
+# -- summaries beyond the mean -----------------------------------------------------------
+
+
+def test_summary_is_the_mean_and_aggregate_gives_median_std_and_geometric_mean():
+    run = {"q1": ["a"], "q2": ["x", "b"], "q3": ["y", "z", "w", "c"], "q4": ["v"]}
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}, "q4": {"d": 1}}
+    result = quiet_evaluate(run, qrels, ["rr", "num_rel"])
+    rr = np.array([1.0, 0.5, 0.25, 0.0])
+    assert result.summary["rr"] == pytest.approx(rr.mean(), abs=1e-15)
+    assert result.aggregate()["rr"] == result.summary["rr"]
+    assert result.aggregate("median")["rr"] == pytest.approx(0.375, abs=1e-15)
+    assert result.aggregate("std")["rr"] == pytest.approx(rr.std(ddof=1), abs=1e-15)
+    # The geometric mean floors each value at 1e-5 (trec_eval's gm_map), so q4's 0 counts.
+    gmean = math.exp(np.log(np.maximum(rr, 1e-5)).mean())
+    assert result.aggregate("gmean")["rr"] == pytest.approx(gmean, rel=1e-12)
+    assert result.aggregate("sum")["num_rel"] == 4
+    assert result.aggregate("min")["rr"] == 0.0
+    assert result.aggregate("max")["rr"] == 1.0
+    with pytest.raises(ValueError, match=r"statistic must be one of .*; got 'mode'"):
+        result.aggregate("mode")

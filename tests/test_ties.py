@@ -1,0 +1,181 @@
+"""``ties="average"`` against brute force: the mean over every order of the tied docs.
+
+Hypothesis draws small collections (a few queries of up to 6 retrieved docs, scores from
+three values so that most rankings have ties, grades -1..3 and unjudged docs). For each
+query, every order of its tied blocks is written out (the product of each block's
+permutations: at most 6! orders) and scored as a plain ranking; the mean over them must
+equal what ``ties="average"`` gives, to 1e-9, for every metric of the table that has a
+closed form. The metrics without one (ERR, infAP, interpolated precision, 11pt_avg, G,
+relstring) are refused with an error that names them, and that is checked too.
+
+And the property: each average lies between the values of ``ties="pessimistic"`` and
+``ties="optimistic"`` (relevant docs last, first), for the metrics that only reward a
+relevant doc for ranking higher. The unjudged counts (unj, judged, RBP's residual) and
+the utility are not such metrics: which of two tied non-relevant docs is judged is left to
+doc id by both bounds, so the average can fall outside them (an example below). Nor are gain maps that
+do not increase with the grade (``2=9`` leaves grade 3 at 3): the bounds order tied
+relevant docs by grade.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ragmetrics
+from ragmetrics import METRICS, RagmetricsWarning
+
+TOLERANCE = 1e-9
+QUERY_IDS = ["q1", "q2", "q3"]
+DOC_IDS = ["a", "b", "c", "d", "e", "f", "g", "h"]
+GRADES = [-1, 0, 1, 1, 2, 3]
+SCORES = [0.0, 1.0, 2.0]
+
+#: Metrics the closed forms do not cover (an error names them under ties="average").
+NO_CLOSED_FORM = {"err", "infap", "iprec_at_recall", "11pt_avg", "g", "relstring"}
+#: Metrics that can fall outside the pessimistic-optimistic range (see the module doc).
+NOT_BOUNDED = {"unj", "judged", "utility", "num_nonrel_judged_ret", "rbp_resid"}
+#: Gain maps not increasing in the grade (grade 3 keeps its gain 3, below 9 or 5): the
+#: bounds order tied relevant docs by grade, not by gain, so they are no best or worst
+#: case for these (a tie of grades 2 and 3 under 2=9: "optimistic" puts the 3 first).
+NOT_INCREASING_IN_GRADE = {"dcg(1=3,2=9)", "rndcg(2=5)"}
+
+
+def metric_names(k: int, x: float) -> list[str]:
+    """Every number metric of the table, cut at ``k`` (or ``x`` for fractions) where it
+    can be, and with its parameters where it has any worth varying."""
+    names = []
+    for info in METRICS.values():
+        if info.kind == "text" or info.name in NO_CLOSED_FORM:
+            continue
+        cut = f"@{x}" if info.cutoff_kind == "fraction" else f"@{k}"
+        if info.cutoff == "required":
+            names.append(info.name + cut)
+        elif info.cutoff == "optional":
+            names += [info.name, info.name + cut]
+        else:
+            names.append(info.name)
+    # Parameters: a DCG base, gain maps, RBP's persistence, F's beta, utility's prices.
+    names += ["ndcg(base=10)@3", "dcg(1=3,2=9)", "ndcg(1=0.5,3=7)", "rbp(p=0.5)",
+              "rbp_resid(p=0.9)", "rndcg(2=5)", "ndcg_rel(1=2)", "set_f(beta=0.5)",
+              "utility(a=2,b=-1,c=0,d=0)"]
+    return names
+
+
+@st.composite
+def collections(draw):
+    judged = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=3, unique=True))
+    qrels = {q: draw(st.dictionaries(st.sampled_from(DOC_IDS), st.sampled_from(GRADES),
+                                     min_size=1, max_size=6))
+             for q in judged}
+    run = {q: draw(st.dictionaries(st.sampled_from(DOC_IDS), st.sampled_from(SCORES),
+                                   min_size=1, max_size=6))
+           for q in judged}
+    return qrels, run, draw(st.integers(1, 7)), draw(st.sampled_from([0.2, 0.5, 1.0, 1.5]))
+
+
+def every_order(scores: dict) -> list[list]:
+    """Every ranking of the docs by score descending, tied docs in every order."""
+    blocks = [[doc for doc in scores if scores[doc] == value]
+              for value in sorted(set(scores.values()), reverse=True)]
+    return [[doc for block in chosen for doc in block]
+            for chosen in itertools.product(*(itertools.permutations(b) for b in blocks))]
+
+
+def quiet_evaluate(run, qrels, metrics, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)  # empty golden sets are drawn
+        return ragmetrics.evaluate(run, qrels, metrics, **options)
+
+
+def brute_force(qrels, run, names):
+    """Per query, each metric's mean over every order: one evaluation of every order at
+    once, each order a query of its own (``q1#0``, ``q1#1``, ...) with q1's judgments."""
+    orders, judgments = {}, {}
+    for query, scores in run.items():
+        for i, ranking in enumerate(every_order(scores)):
+            orders[f"{query}#{i}"] = ranking
+            judgments[f"{query}#{i}"] = qrels[query]
+    frame = quiet_evaluate(orders, judgments, names).per_query
+    return frame.groupby(frame.index.str.split("#").str[0]).mean()
+
+
+def test_every_order_enumerates_the_tied_blocks_only():
+    orders = every_order({"a": 1.0, "b": 2.0, "c": 1.0, "d": 0.0})
+    assert orders == [["b", "a", "c", "d"], ["b", "c", "a", "d"]]
+    assert len(every_order(dict.fromkeys("abcdef", 0.0))) == math.factorial(6)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collection=collections())
+def test_average_is_the_mean_over_every_order_of_the_tied_docs(collection):
+    qrels, run, k, x = collection
+    names = metric_names(k, x)
+    got = quiet_evaluate(run, qrels, names, ties="average").per_query
+    expected = brute_force(qrels, run, names)
+    for query in run:
+        for name in names:
+            a, b = got.loc[query, name], expected.loc[query, name]
+            assert abs(a - b) <= TOLERANCE * max(1.0, abs(b)), (
+                f"{name} of {query}: ties='average' {a!r}, mean over every order {b!r}; "
+                f"run {run[query]}, judgments {qrels[query]}")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collection=collections())
+def test_average_lies_between_pessimistic_and_optimistic(collection):
+    qrels, run, k, x = collection
+    names = [n for n in metric_names(k, x)
+             if n.split("@")[0].split("(")[0] not in NOT_BOUNDED
+             and n not in NOT_INCREASING_IN_GRADE]
+    low, mid, high = (quiet_evaluate(run, qrels, names, ties=t).per_query
+                      for t in ("pessimistic", "average", "optimistic"))
+    slack = 1e-12
+    bad = [(q, n, low.loc[q, n], mid.loc[q, n], high.loc[q, n])
+           for q in run for n in names
+           if not low.loc[q, n] - slack <= mid.loc[q, n] <= high.loc[q, n] + slack]
+    assert not bad, bad[:5]
+
+
+def test_a_hand_sized_average():
+    """Two tied docs, one relevant: RR is (1 + 1/2) / 2, DCG@1 is the mean gain 1/2, and
+    AP with one more relevant doc below is the mean of its two orders."""
+    run, qrels = {"q": {"x": 1.0, "a": 1.0, "b": 0.5}}, {"q": {"a": 1, "b": 1}}
+    row = quiet_evaluate(run, qrels, ["rr", "dcg@1", "ap"], ties="average").per_query.loc["q"]
+    assert row["rr"] == pytest.approx(0.75, abs=1e-15)
+    assert row["dcg@1"] == pytest.approx(0.5, abs=1e-15)
+    ap_a_first = (1 / 1 + 2 / 3) / 2  # a, x, b
+    ap_x_first = (1 / 2 + 2 / 3) / 2  # x, a, b
+    assert row["ap"] == pytest.approx((ap_a_first + ap_x_first) / 2, abs=1e-15)
+
+
+def test_the_unjudged_share_can_fall_outside_both_bounds():
+    """x (unjudged) and n (judged 0) tie at the top: both bounds rank them by doc id
+    descending (x, n), so unj@1 is 1 under both, while the average over both orders is 1/2."""
+    run, qrels = {"q": {"x": 1.0, "n": 1.0, "a": 0.5}}, {"q": {"n": 0, "a": 1}}
+    values = [quiet_evaluate(run, qrels, ["unj@1"], ties=t).per_query.loc["q", "unj@1"]
+              for t in ("pessimistic", "average", "optimistic")]
+    assert values == [1.0, 0.5, 1.0]
+
+
+def test_under_a_gain_map_not_increasing_in_the_grade_the_bounds_swap():
+    """c (grade 2, gain 9 under 2=9) and f (grade 3, gain 3) tie: "optimistic" ranks the
+    higher grade first, f, which is the lower DCG here; the average is their midpoint."""
+    run, qrels = {"q": {"c": 1.0, "f": 1.0}}, {"q": {"c": 2, "f": 3}}
+    low, mid, high = (quiet_evaluate(run, qrels, ["dcg(2=9)"], ties=t).per_query.iloc[0, 0]
+                      for t in ("pessimistic", "average", "optimistic"))
+    lg3 = math.log2(3)
+    assert (low, high) == (pytest.approx(9 + 3 / lg3), pytest.approx(3 + 9 / lg3))
+    assert mid == pytest.approx((low + high) / 2)
+
+
+@pytest.mark.parametrize("name", ["err@5", "infap", "iprec_at_recall@0.5", "11pt_avg", "g",
+                                  "relstring"])
+def test_metrics_without_a_closed_form_are_refused_by_name(name):
+    with pytest.raises(ValueError, match=rf"ties='average' has no closed form for '{name}'"):
+        ragmetrics.evaluate({"q": {"a": 1.0}}, {"q": {"a": 1}}, [name], ties="average")
