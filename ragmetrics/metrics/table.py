@@ -97,8 +97,9 @@ class MetricInfo:
     trec_eval : tuple of str
         The trec_eval measures it matches, ``k`` standing for the cut-off: e.g.
         ``("ndcg", "ndcg_cut_k")``, uncut and cut.
-    kernel : callable(RankedJudgments, k, **params) -> numpy.ndarray
-        The array kernel: every query's value at once.
+    kernel : callable
+        The array kernel, ``kernel(ranked, k, **params) -> numpy.ndarray``: every
+        query's value at once.
     reference : callable or None
         The plain-Python per-query function, the readable definition (None where the
         trec_eval conformance suite and pytrec_eval are the only references).
