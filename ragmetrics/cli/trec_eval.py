@@ -58,7 +58,7 @@ from ..io import read_trec_qrels, read_trec_run
 from ..metrics.interpolated import round_half_away
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
-from .common import UsageError
+from .common import UsageError, existing_file
 
 __all__ = ["add_parser", "format_lines", "run"]
 
@@ -142,9 +142,9 @@ def run(args) -> int:
             raise UsageError(f"-m {root}{'.' + params if params else ''}: {error}") from None
         wanted += [(family(root), printed, spec) for printed, spec in specs]
 
-    qrels = read_trec_qrels(_existing(args.qrels, "QRELS"))
+    qrels = read_trec_qrels(existing_file(args.qrels, "QRELS"))
     # trec_eval refuses a doc listed twice for a query, but under -M only within the top N.
-    run_frame = read_trec_run(_existing(args.run, "RUN"), extra_fields="ignore",
+    run_frame = read_trec_run(existing_file(args.run, "RUN"), extra_fields="ignore",
                               duplicates="keep" if args.max_retrieved else "error")
     columns = list(dict.fromkeys([*(str(spec) for _, _, spec in wanted), "num_ret"]))
     with warnings.catch_warnings(record=True) as caught:
@@ -240,17 +240,6 @@ def _as_trec_eval_divides_by_no_doc(result, wanted, qrels, args) -> None:
             frame[str(spec)] = values
             summary[str(spec)] = np.nan
     object.__setattr__(result, "summary", summary)
-
-
-def _existing(path_text: str, label: str):
-    from pathlib import Path
-
-    path = Path(path_text)
-    if not path.exists():
-        raise UsageError(f"{label} file not found: {path_text}")
-    if not path.is_file():
-        raise UsageError(f"{label} is not a regular file (a folder or a pipe?): {path_text}")
-    return path
 
 
 def format_lines(result, wanted, *, per_query: bool, summary: bool,

@@ -216,7 +216,9 @@ def evaluate(
         (:data:`ragmetrics.policies.PRESETS`): a bundle of the conventions above, and of
         metrics computed under their own (ir_measures' RR@k). A convention the preset
         does not set keeps the value passed; passing one that contradicts it is an error.
-        The result names the preset (``Evaluation.preset``).
+        A convention passed at its default value counts as not passed (Python cannot tell
+        the two apart), so the preset's value wins there; the command line, which can,
+        refuses it. The result names the preset (``Evaluation.preset``).
 
     Returns
     -------

@@ -779,7 +779,17 @@ def infap(
     return total / len(q.relevant_ids)
 
 
-def _judged_share(retrieved, relevant, k, judged_at: bool, duplicates: str) -> float:
+def _judged_share(retrieved, relevant, k, judged_at: bool, *, relevance_level: float,
+                  empty_relevant: str, duplicates: str) -> float:
+    """Judged@k (``judged_at``) or unj@k, the policies applied first."""
+    check_relevance_level(relevance_level)
+    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
+    check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
+    if empty_relevant != "zero":
+        q = _Judged(retrieved, relevant, relevance_level, duplicates)
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
     k = check_k(k)
     grades = as_grades(relevant)
     ranking = as_ranking(retrieved, duplicates=duplicates)
@@ -814,15 +824,8 @@ def judged_at_k(
     >>> judged_at_k(["a", "x", "b", "y"], {"a": 1, "b": 0}, 4)
     0.5
     """
-    check_relevance_level(relevance_level)
-    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
-    check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
-    if empty_relevant != "zero":
-        q = _Judged(retrieved, relevant, relevance_level, duplicates)
-        empty = _if_empty(q, empty_relevant, article_value=0.0)
-        if empty is not None:
-            return empty
-    return _judged_share(retrieved, relevant, k, True, duplicates)
+    return _judged_share(retrieved, relevant, k, True, relevance_level=relevance_level,
+                         empty_relevant=empty_relevant, duplicates=duplicates)
 
 
 def unjudged_at_k(
@@ -844,15 +847,8 @@ def unjudged_at_k(
     >>> unjudged_at_k(["a", "x", "b", "y"], {"a": 1, "b": -1}, 4)  # x, y and b
     0.75
     """
-    check_relevance_level(relevance_level)
-    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
-    check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
-    if empty_relevant != "zero":
-        q = _Judged(retrieved, relevant, relevance_level, duplicates)
-        empty = _if_empty(q, empty_relevant, article_value=0.0)
-        if empty is not None:
-            return empty
-    return _judged_share(retrieved, relevant, k, False, duplicates)
+    return _judged_share(retrieved, relevant, k, False, relevance_level=relevance_level,
+                         empty_relevant=empty_relevant, duplicates=duplicates)
 
 
 def err_at_k(

@@ -93,3 +93,18 @@ class AccessibleWidget(anywidget.AnyWidget):
         super().__init_subclass__(**kwargs)
         if root:
             register_root(cls)
+
+    def _static_html(self) -> str | None:
+        """What a page without a kernel (GitHub, nbviewer, the book) shows, as HTML; None
+        keeps anywidget's plain-text stand-in. Widgets override it."""
+        return None
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        static = self._static_html()
+        if static is None:
+            return bundle
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        if data is not None:
+            data["text/html"] = static
+        return data, metadata

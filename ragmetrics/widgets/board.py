@@ -239,14 +239,5 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         relevant = {d: g for d, g in self.relevance.items() if g > 0}
         return f"RankingBoard(order={self.order!r}, relevant={relevant!r}, k={self.k})"
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, tuple):  # (data, metadata)
-            data, metadata = bundle
-        else:
-            data, metadata = bundle, {}
-        if data is not None:
-            data["text/html"] = logic.static_html(
-                self.order, self.relevance, self.k, self.titles, self.view
-            )
-        return data, metadata
+    def _static_html(self) -> str:
+        return logic.static_html(self.order, self.relevance, self.k, self.titles, self.view)

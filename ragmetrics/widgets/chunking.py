@@ -217,10 +217,5 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
         return (f"ChunkingExplorer({len(self.tokens)} tokens, {len(self.cuts)} chunks: "
                 f"size={self.size}, overlap={self.overlap}, cuts={self.cuts!r}, k={self.k})")
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        if data is not None:  # what a page without a kernel (GitHub, nbviewer) shows
-            data["text/html"] = ("<pre class='rmc-static'>"
-                                 + html.escape(self.describe()) + "</pre>")
-        return data, metadata
+    def _static_html(self) -> str:
+        return "<pre class='rmc-static'>" + html.escape(self.describe()) + "</pre>"

@@ -321,13 +321,6 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
         return (f"ComparisonExplorer({len(self._ids)} queries, metric={self.metric!r}, "
                 f"system={self.system!r}, selected={chosen!r})")
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        if data is not None:
-            data["text/html"] = self._static_html()
-        return data, metadata
-
     def _static_html(self) -> str:
         """The kernel-free view (GitHub, nbviewer): the first rows of the table."""
         e = html.escape

@@ -170,13 +170,6 @@ class ExerciseWidget(AccessibleWidget, front_end="exercise.js", style="exercise.
         return (f"ExerciseWidget(item {item['index'] + 1} of {item['total']}: {item['label']}, "
                 f"level {item['level']}, seed={self.exercises.seed})")
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        if data is not None:
-            data["text/html"] = self._static_html()
-        return data, metadata
-
     def _static_html(self) -> str:
         """A kernel-free view (GitHub, the book): the first question and its ranking."""
         e = html.escape

@@ -134,13 +134,6 @@ class PrecisionRecallExplorer(AccessibleWidget, front_end="pr_explorer.js",
         return (f"PrecisionRecallExplorer(order={self.order!r}, "
                 f"relevant={sorted(d for d, g in self.relevance.items() if g > 0)!r})")
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        if data is not None:
-            data["text/html"] = self._static_html()
-        return data, metadata
-
     def _static_html(self) -> str:
         """A kernel-free view (GitHub, the book): the points and the summary numbers."""
         e = html.escape
