@@ -24,11 +24,16 @@ from ragmetrics import RagmetricsWarning, parse_metric
 DOC_IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
 GRADES = [-1, 0, 1, 1, 2, 3, 4]
 
-#: Metrics beyond trec_eval (and their parameters) that have a per-query reference.
+#: Metrics (and their parameters) whose kernel is checked here against its per-query
+#: reference: those beyond trec_eval, and trec_eval's counts and set measures.
 WITH_REFERENCE = ["err", "err@3", "err(max_grade=5)@4", "err(1=0.2,2=0.6,3=0.9,4=1)",
                   "rbp", "rbp(p=0.5)@5", "rbp(p=0.99)", "rbp_resid", "rbp_resid(p=0.8)",
                   "judged@1", "judged@4", "unj@4", "dcg@3", "dcg(base=10)@3", "dcg(base=3)",
-                  "ndcg(base=10)@4", "ndcg(1=3,2=9,4=4.5)@3", "ndcg(0=1,1=3)", "bpref", "infap"]
+                  "ndcg(base=10)@4", "ndcg(1=3,2=9,4=4.5)@3", "ndcg(0=1,1=3)", "bpref", "infap",
+                  # trec_eval's counts and set measures, and binG
+                  "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "set_p",
+                  "set_recall", "set_relative_p", "set_map", "set_f", "set_f(0.5)",
+                  "utility", "utility(2,-1,0.5,0.25,num_docs=50)", "bing"]
 
 
 def quiet_evaluate(run, qrels, metrics, **options):

@@ -36,6 +36,7 @@ from ..validation import (
 
 __all__ = [
     "average_precision",
+    "bing",
     "bpref",
     "dcg_at_k",
     "eleven_point_average",
@@ -46,6 +47,10 @@ __all__ = [
     "judged_at_k",
     "mrr",
     "ndcg_at_k",
+    "num_nonrel_judged_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
     "precision_at_k",
     "r_precision",
     "rbp",
@@ -54,7 +59,13 @@ __all__ = [
     "reciprocal_rank",
     "relative_precision_at_k",
     "rprec_mult",
+    "set_ap",
+    "set_f",
+    "set_precision",
+    "set_recall",
+    "set_relative_precision",
     "unjudged_at_k",
+    "utility",
 ]
 
 
@@ -986,3 +997,224 @@ def rbp_residual(
     if not unjudged:
         return 0.0
     return (1.0 - p) * math.fsum(p**i for i in unjudged) + p ** len(q.ranking)
+
+
+# -- the ranking read as a set: trec_eval's counts and set measures ------------------------
+
+
+def _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates):
+    """The query, and its score if a policy other than "zero" decides it (else None):
+    under "zero" a count or a set measure keeps its value on a query without a relevant
+    doc (trec_eval's), as :func:`ragmetrics.evaluate` keeps it."""
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
+    empty = None if empty_relevant == "zero" else _if_empty(q, empty_relevant,
+                                                             article_value=0.0)
+    return q, empty
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator if denominator > 0 else 0.0
+
+
+def num_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+            empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    """How many docs were retrieved, :math:`n` (trec_eval's ``num_ret``; a float, as
+    every value of :func:`ragmetrics.evaluate` is).
+
+    Examples
+    --------
+    >>> num_ret(["a", "x", "b"], {"a", "b", "c"})
+    3.0
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    return empty if empty is not None else float(len(q.ranking))
+
+
+def num_rel(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+            empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    """How many relevant docs the query has, retrieved or not, :math:`R` (trec_eval's
+    ``num_rel``: judged docs whose grade reaches ``relevance_level``).
+
+    Examples
+    --------
+    >>> num_rel(["a", "x"], {"a": 2, "b": 1, "c": 0}, relevance_level=1)  # a and b
+    2.0
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    return empty if empty is not None else float(len(q.relevant_ids))
+
+
+def num_rel_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+                empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    """How many relevant docs were retrieved, :math:`h` (trec_eval's ``num_rel_ret``).
+
+    Examples
+    --------
+    >>> num_rel_ret(["a", "x", "b"], {"a", "b", "c"})
+    2.0
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    return empty if empty is not None else float(q.hits(None))
+
+
+def num_nonrel_judged_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+                          empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    """How many retrieved docs are judged non-relevant: a grade from 0 up to, not
+    including, ``relevance_level`` (trec_eval's ``num_nonrel_judged_ret``). An unjudged
+    doc, or one judged below 0, is not counted.
+
+    Examples
+    --------
+    >>> num_nonrel_judged_ret(["a", "n", "u", "m"], {"a": 1, "n": 0, "m": -1})  # n only
+    1.0
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    if empty is not None:
+        return empty
+    return float(sum(doc in q.grades and 0 <= q.grades[doc] < q.level for doc in q.ranking))
+
+
+def set_precision(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+                  empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    r"""Precision of the whole retrieved set, :math:`h / n` (trec_eval's ``set_P``): the
+    ranking read as a set, so Precision@k with k the ranking's own length. 0 when
+    nothing was retrieved.
+
+    Examples
+    --------
+    >>> set_precision(["a", "x", "b", "y"], {"a", "b", "c"})  # 2 of the 4
+    0.5
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    return empty if empty is not None else _ratio(q.hits(None), len(q.ranking))
+
+
+def set_recall(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+               empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    r"""Recall of the whole retrieved set, :math:`h / R` (trec_eval's ``set_recall``):
+    uncut recall. 0 for a query without a relevant doc.
+
+    Examples
+    --------
+    >>> set_recall(["a", "x", "b", "y"], {"a", "b", "c", "d"})  # 2 of the 4
+    0.5
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    return empty if empty is not None else _ratio(q.hits(None), len(q.relevant_ids))
+
+
+def set_relative_precision(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+                           empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    r"""Relevant docs retrieved over the most a set of that size could hold,
+    :math:`h / \min(n, R)` (trec_eval's ``set_relative_P``): 1 when the retrieved set is
+    as relevant as its size and the judgments allow.
+
+    Examples
+    --------
+    >>> set_relative_precision(["a", "x", "y", "z"], {"a", "b"})  # 1 of min(4, 2)
+    0.5
+    >>> set_relative_precision(["a"], {"a", "b"})  # 1 of min(1, 2): as good as can be
+    1.0
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    if empty is not None:
+        return empty
+    return _ratio(q.hits(None), min(len(q.ranking), len(q.relevant_ids)))
+
+
+def set_ap(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+           empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    r"""Set precision times set recall, :math:`h^2 / (n R)` (trec_eval's ``set_map``):
+    what average precision would be if every retrieved doc shared one rank.
+
+    Examples
+    --------
+    >>> set_ap(["a", "x", "b", "y"], {"a", "b", "c", "d"})  # (2/4)(2/4)
+    0.25
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    if empty is not None:
+        return empty
+    h = q.hits(None)
+    return _ratio(h * h, len(q.ranking) * len(q.relevant_ids))
+
+
+def set_f(retrieved: Iterable, relevant: Any, *, beta: float = 1.0,
+          relevance_level: float = 1, empty_relevant: str = "zero",
+          duplicates: str = "error") -> float:
+    r"""trec_eval's ``set_F``: the F measure of the retrieved set,
+
+    .. math:: F = \frac{(1 + \beta) P R}{\beta P + R}, \quad P = h / n, \; R = h / R_q
+
+    0 when no relevant doc is retrieved. Note the weight: trec_eval's ``beta`` where the
+    textbook F measure has :math:`\beta^2` (so ``set_F.0.25`` is the textbook's
+    :math:`F_{0.5}`); at ``beta = 1`` both are the harmonic mean of P and R.
+
+    Examples
+    --------
+    >>> set_f(["a", "x", "b", "y"], {"a", "b"})  # P = 1/2, R = 1: 2 (1/2) / (3/2)
+    0.6666666666666666
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    if empty is not None:
+        return empty
+    h = q.hits(None)
+    if h == 0:
+        return 0.0
+    p, r = h / len(q.ranking), h / len(q.relevant_ids)
+    return (beta + 1.0) * p * r / (beta * p + r)
+
+
+def utility(retrieved: Iterable, relevant: Any, *, a: float = 1.0, b: float = -1.0,
+            c: float = 0.0, d: float = 0.0, num_docs: float = 0.0,
+            relevance_level: float = 1, empty_relevant: str = "zero",
+            duplicates: str = "error") -> float:
+    r"""trec_eval's set ``utility``: a price for each kind of doc,
+
+    .. math:: a\,h + b\,(n - h) + c\,(R - h) + d\,(N - n - R + h)
+
+    ``a`` for each relevant doc retrieved, ``b`` for each non-relevant one retrieved,
+    ``c`` for each relevant doc missed, ``d`` for each non-relevant doc rightly left out
+    of a collection of ``num_docs`` = :math:`N` docs (trec_eval's -N). The default
+    ``utility(1,-1,0,0)``: relevant retrieved minus non-relevant retrieved.
+
+    Examples
+    --------
+    >>> utility(["a", "x", "b", "y", "z"], {"a", "b"})  # 2 relevant, 3 not
+    -1.0
+    """
+    q, empty = _as_set(retrieved, relevant, relevance_level, empty_relevant, duplicates)
+    if empty is not None:
+        return empty
+    h, n, rel = q.hits(None), len(q.ranking), len(q.relevant_ids)
+    return a * h + b * (n - h) + c * (rel - h) + d * (num_docs + h - n - rel)
+
+
+def bing(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+         empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    r"""trec_eval's experimental ``binG``: each relevant doc retrieved scores by how many
+    non-relevant docs (judged or not) come before it,
+
+    .. math:: \mathrm{binG} = \frac{1}{R} \sum_{\text{relevant } i \text{ retrieved}}
+              \frac{1}{\log_2(2 + m_i)}
+
+    with :math:`m_i` the non-relevant docs above :math:`i`: 1 for relevant docs at the top,
+    whatever their number.
+
+    Examples
+    --------
+    >>> bing(["a", "x", "b"], {"a", "b"})  # (1/log2(2) + 1/log2(3)) / 2
+    0.8154648767857288
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    total, above = [], 0
+    for doc in q.ranking:
+        if doc in q.relevant_ids:
+            total.append(1.0 / math.log2(2 + above))
+        else:
+            above += 1
+    return math.fsum(total) / len(q.relevant_ids)
