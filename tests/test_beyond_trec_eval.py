@@ -25,7 +25,8 @@ DOC_IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
 GRADES = [-1, 0, 1, 1, 2, 3, 4]
 
 #: Metrics (and their parameters) whose kernel is checked here against its per-query
-#: reference: those beyond trec_eval, and trec_eval's counts and set measures.
+#: reference: those beyond trec_eval, trec_eval's counts and set measures, the ideal DCG
+#: and the geometric means' per-query values (AP and bpref).
 WITH_REFERENCE = ["err", "err@3", "err(max_grade=5)@4", "err(1=0.2,2=0.6,3=0.9,4=1)",
                   "rbp", "rbp(p=0.5)@5", "rbp(p=0.99)", "rbp_resid", "rbp_resid(p=0.8)",
                   "judged@1", "judged@4", "unj@4", "dcg@3", "dcg(base=10)@3", "dcg(base=3)",
@@ -33,7 +34,8 @@ WITH_REFERENCE = ["err", "err@3", "err(max_grade=5)@4", "err(1=0.2,2=0.6,3=0.9,4
                   # trec_eval's counts and set measures, and binG
                   "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "set_p",
                   "set_recall", "set_relative_p", "set_map", "set_f", "set_f(0.5)",
-                  "utility", "utility(2,-1,0.5,0.25,num_docs=50)", "bing"]
+                  "utility", "utility(2,-1,0.5,0.25,num_docs=50)", "bing",
+                  "idcg@3", "idcg(base=10)", "idcg(1=3,2=9)@2", "gm_map", "gm_bpref"]
 
 
 def quiet_evaluate(run, qrels, metrics, **options):

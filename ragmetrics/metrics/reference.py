@@ -42,6 +42,7 @@ __all__ = [
     "eleven_point_average",
     "err_at_k",
     "hit_rate_at_k",
+    "ideal_dcg_at_k",
     "infap",
     "iprec_at_recall",
     "judged_at_k",
@@ -489,11 +490,58 @@ def ndcg_at_k(
             return empty
     top = q.ranking if k is None else q.ranking[:k]
     dcg = _dcg(q, top, gain, base, gains)
-    # The ideal ranking: every judged doc with a gain, best first: the best DCG possible.
+    idcg = _ideal_dcg(q, k, gain, base, gains)
+    return dcg / idcg if idcg > 0 else 0.0
+
+
+def _ideal_dcg(q: _Judged, k: int | None, gain: str, base: float, gains) -> float:
+    """The DCG of the top ``k`` of the ideal ranking: every judged doc with a gain, best
+    first (retrieved or not): the best DCG@k possible."""
     ideal = sorted((doc for doc in q.grades if _doc_gain(q, doc, gain, gains) > 0),
                    key=lambda doc: _doc_gain(q, doc, gain, gains), reverse=True)
-    idcg = _dcg(q, ideal if k is None else ideal[:k], gain, base, gains)
-    return dcg / idcg if idcg > 0 else 0.0
+    return _dcg(q, ideal if k is None else ideal[:k], gain, base, gains)
+
+
+def ideal_dcg_at_k(
+    retrieved: Iterable,
+    relevant: Any,
+    k: int | None = None,
+    *,
+    gain: str = "linear",
+    base: float = 2,
+    gains=(),
+    relevance_level: float = 1,
+    empty_relevant: str = "zero",
+    duplicates: str = "error",
+) -> float:
+    r"""The best DCG@k any ranking could reach (IDCG@k, nDCG's denominator; trec_eval's
+    experimental ``ideal_dcg``).
+
+    .. math:: \mathrm{IDCG@}k = \sum_{i=1}^{\min(k, |J|)} \frac{g_{(i)}}{\log_2(i + 1)}
+
+    with :math:`g_{(1)} \ge g_{(2)} \ge \dots` the gains of the judged docs :math:`J`,
+    best first, retrieved or not: it depends on the judgments only, so ``retrieved``
+    is read for its checks alone. ``gain``, ``base`` and ``gains`` as in
+    :func:`dcg_at_k`.
+
+    Examples
+    --------
+    Three relevant docs, grade 1: 1 + 1/log2(3) + 1/2, whatever was retrieved.
+
+    >>> round(ideal_dcg_at_k(["x"], {"A", "C", "E"}, 5), 4)
+    2.1309
+    >>> round(ideal_dcg_at_k(["x"], {"a": 1, "b": 2}, 1), 4)  # b alone, gain 2
+    2.0
+    """
+    k = check_k(k, allow_none=True)
+    check_choice(gain, GAIN_POLICIES, "gain")
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    q.check_gains(gain)
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    return _ideal_dcg(q, k, gain, base, gains)
 
 
 def average_precision(

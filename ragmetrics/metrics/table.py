@@ -196,7 +196,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="What is the best DCG@k any ranking could reach?",
             description="DCG of the top k of the ideal ranking (every judged doc, best "
             "gain first)",
-            cutoff="optional", kernel=kernels.idcg, reference=None,
+            cutoff="optional", kernel=kernels.idcg, reference=ref.ideal_dcg_at_k,
             params=(_BASE, _GAINS), uses_gains=True, upper_bound=_INF,
             trec_eval=("ideal_dcg",),
         ),
@@ -213,7 +213,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="How high are the relevant chunks, with every query counting?",
             description="AP, summarized by the geometric mean over queries (values "
             "floored at 1e-5, as trec_eval)",
-            cutoff="none", kernel=kernels.ap, reference=None, summary="gmean",
+            cutoff="none", kernel=kernels.ap, reference=ref.average_precision, summary="gmean",
             trec_eval=("gm_map",),
         ),
         MetricInfo(
@@ -276,7 +276,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="bpref, with every query counting",
             description="bpref, summarized by the geometric mean over queries (values "
             "floored at 1e-5, as trec_eval)",
-            cutoff="none", kernel=judged.bpref, reference=None, needs=_JUDGED,
+            cutoff="none", kernel=judged.bpref, reference=ref.bpref, needs=_JUDGED,
             summary="gmean", trec_eval=("gm_bpref",),
         ),
         MetricInfo(
