@@ -204,5 +204,8 @@ def test_audit_command(perturbed, tmp_path, capsys):
     assert "Systems ranked" not in capsys.readouterr().out
     assert main(["audit", str(tmp_path / "a.csv"), str(tmp_path / "missing.csv")]) == 2
     assert "QRELS_B file not found" in capsys.readouterr().err
+    # A missing QRELS_B is named alone: the runs are optional.
+    assert main(["audit", str(tmp_path / "a.csv")]) == 2
+    assert "required: QRELS_B (see" in capsys.readouterr().err
     assert main(["audit", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"),
                  "--metric", "nope@3"]) == 2

@@ -37,7 +37,7 @@ def add_parser(subcommands) -> None:
     )
     cmd.add_argument("qrels_a", metavar="QRELS_A", help="the first judgment set")
     cmd.add_argument("qrels_b", metavar="QRELS_B", help="the second judgment set")
-    cmd.add_argument("runs", metavar="RUN", nargs="*", help="runs to rank under each set")
+    cmd.add_argument("runs", metavar="RUN", nargs="*", default=[], help="runs to rank under each set")
     cmd.add_argument("--names", metavar="LIST",
                      help="comma-separated run names (default: the file names)")
     cmd.add_argument("--metric", default="ndcg@10",
