@@ -44,6 +44,21 @@ def check_relevance_level(level: Any) -> float:
     return level
 
 
+def check_log_base(base: Any, name: str = "base") -> float:
+    """A discount's logarithm base: a number above 1.
+
+    ``log_1`` is not defined (every discount would divide by 0) and a base below 1 makes
+    the discounts negative, so DCG would fall as relevant docs are added.
+    """
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or math.isnan(base):
+        raise InputTypeError(f"{name} must be a number above 1, got {base!r}")
+    if not 1 < base < math.inf:
+        raise InputValueError(
+            f"{name} must be a finite number above 1 (the base of the discount's log), "
+            f"got {base!r}")
+    return float(base)
+
+
 def check_choice(value: Any, choices: Iterable[str], name: str) -> str:
     """Check a named policy, listing the valid names in the error."""
     choices = tuple(choices)

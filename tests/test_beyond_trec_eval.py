@@ -161,6 +161,20 @@ def test_dcg_at_k_is_a_metric_name_and_the_base_is_an_option():
     assert row["ndcg(base=10)@3"] == pytest.approx(row["ndcg@3"], abs=1e-14)
 
 
+@pytest.mark.parametrize("base", ["1", "0.5", "0", "-2"])
+def test_a_base_of_1_or_below_is_refused_by_name(base):
+    # log_1 divides every gain by 0 (nDCG would print 0); below 1 the discounts are
+    # negative. Refused, in the name and in the per-query functions.
+    with pytest.raises(ragmetrics.InputValueError, match=r"base.*above 1"):
+        quiet_evaluate({"q": ["a"]}, {"q": {"a": 1}}, [f"ndcg(base={base})@3"])
+    with pytest.raises(ragmetrics.InputValueError, match="above 1"):
+        ragmetrics.ndcg_at_k(["a"], {"a": 1}, 3, base=float(base))
+    with pytest.raises(ragmetrics.InputValueError, match="above 1"):
+        ragmetrics.dcg_at_k(["a"], {"a": 1}, 3, base=float(base))
+    with pytest.raises(TypeError, match="above 1"):
+        ragmetrics.dcg_at_k(["a"], {"a": 1}, 3, base=True)
+
+
 @settings(max_examples=100, deadline=None)
 @given(query=one_query(), base=st.sampled_from([3.0, 10.0, math.e]))
 def test_a_base_scales_dcg_by_log_2_base_and_cancels_out_of_ndcg(query, base):

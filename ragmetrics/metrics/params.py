@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputValueError
+from ..validation import check_log_base
 
 __all__ = ["Param", "format_params", "parse_params", "resolve"]
 
@@ -43,6 +44,7 @@ class Param:
     """One parameter of a metric.
 
     ``kind`` is one of ``"number"`` (any finite number), ``"positive"`` (> 0),
+    ``"log_base"`` (> 1: a logarithm's base for a discount),
     ``"probability"`` (strictly between 0 and 1), ``"count"`` (a whole number >= 1),
     ``"optional"`` (a number, or None for "from the data"), ``"numbers"`` (one or more
     numbers, positional ones gathered) and ``"grade_map"`` (``grade=value`` entries).
@@ -80,6 +82,8 @@ def _check(param: Param, value, where: str):
     value = float(value)
     if kind == "positive" and not value > 0:
         raise InputValueError(f"{where}: {param.name} must be > 0, got {value:g}")
+    if kind == "log_base":
+        check_log_base(value, f"{where}: {param.name}")
     if kind == "probability" and not 0 < value < 1:
         raise InputValueError(f"{where}: {param.name} must lie strictly between 0 and 1, "
                               f"got {value:g}")

@@ -29,6 +29,7 @@ from ..validation import (
     check_choice,
     check_id_kinds,
     check_k,
+    check_log_base,
     check_relevance_level,
     check_total_gain,
     no_relevant_doc,
@@ -417,6 +418,7 @@ def dcg_at_k(
     6.3093
     """
     k = check_k(k, allow_none=True)
+    check_log_base(base)
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     q.check_gains(gain)
@@ -479,6 +481,7 @@ def ndcg_at_k(
     That is :math:`(1 + 9 / \log_2 3) / (9 + 1 / \log_2 3)`: the ideal ranking puts b first.
     """
     k = check_k(k, allow_none=True)
+    check_log_base(base)
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     q.check_gains(gain)
@@ -534,6 +537,7 @@ def ideal_dcg_at_k(
     2.0
     """
     k = check_k(k, allow_none=True)
+    check_log_base(base)
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     q.check_gains(gain)

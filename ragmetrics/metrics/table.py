@@ -39,7 +39,7 @@ __all__ = ["METRICS", "MetricInfo", "MetricSpec", "metric_info", "metrics_markdo
 
 _GAINS = Param("gains", (), "grade_map", "grade=gain pairs: a gain map (grades not named keep "
                "the convention's gain)")
-_BASE = Param("base", 2.0, "positive", "the base of the log in the discount (cancels out "
+_BASE = Param("base", 2.0, "log_base", "the base of the log in the discount (cancels out "
               "in nDCG)")
 _P = Param("p", 0.9, "probability", "the chance of going on to the next rank (persistence)",
            positional=True)
