@@ -185,6 +185,27 @@ def test_a_base_scales_dcg_by_log_2_base_and_cancels_out_of_ndcg(query, base):
     assert row[names[3]] == pytest.approx(row["ndcg"], rel=1e-12, abs=1e-12)
 
 
+@pytest.mark.parametrize("metric", ["ndcg(1=1e308)", "dcg(1=1e308)@4", "ndcg_rel(1=1e308)",
+                                    "g(1=1e308)", "rndcg(1=1e308)"])
+def test_a_gain_map_whose_gains_overflow_is_refused(metric):
+    # Four docs of gain 1e308 sum past the largest float: DCG inf, nDCG NaN (was a crash
+    # as "a bug" for ndcg, a silent inf for dcg and a silent 0 for ndcg_rel).
+    run, qrels = {"q": ["a", "b", "c", "d"]}, {"q": dict.fromkeys("abcd", 1)}
+    with pytest.raises(ragmetrics.InputValueError, match=r"gain map \(1=1e\+308\)"):
+        quiet_evaluate(run, qrels, [metric])
+    with pytest.raises(ragmetrics.InputValueError, match="past the largest float"):
+        ragmetrics.ndcg_at_k(list("abcd"), qrels["q"], gains=((1, 1e308),))
+    # Large gains that fit are fine: nDCG does not depend on their scale.
+    row = quiet_evaluate(run, qrels, ["ndcg(1=1e300)"]).per_query.loc["q"]
+    assert row["ndcg(1=1e300)"] == 1.0
+
+
+def test_a_recall_level_above_1_is_refused():
+    with pytest.raises(ragmetrics.InputValueError, match=r"recall level \(0 to 1\)"):
+        parse_metric("iprec_at_recall@1.5")
+    assert parse_metric("iprec_at_recall@1").k == 1.0
+
+
 def test_a_gain_map_for_ndcg_by_hand():
     # Grades a=1, b=2; the map gives grade 2 a gain of 9, grade 1 keeps 1. Ranking a, b:
     # DCG = 1 + 9 / log2(3); the ideal puts b first: 9 + 1 / log2(3).

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputValueError
 from .ranked import RankedJudgments
 
-__all__ = ["grade_gains", "ideal_under", "mapped_gains", "row_gains"]
+__all__ = ["gain_map_overflow", "grade_gains", "ideal_under", "mapped_gains", "row_gains"]
 
 
 def grade_gains(grades: np.ndarray, rule: str) -> np.ndarray:
@@ -51,7 +52,9 @@ def row_gains(r: RankedJudgments, gain_map=()) -> np.ndarray:
         return r.gain
     key = ("row_gains", gain_map)
     if key not in r.memo:
-        r.memo[key] = mapped_gains(r.grade, r.judged, r.gain_rule, gain_map)
+        gains = mapped_gains(r.grade, r.judged, r.gain_rule, gain_map)
+        _check_totals(r.query, gains, r.n_queries, gain_map)
+        r.memo[key] = gains
     return r.memo[key]
 
 
@@ -70,6 +73,7 @@ def ideal_under(r: RankedJudgments, gain_map=()) -> RankedJudgments:
         qrels = r.qrels
         gains = mapped_gains(qrels.grade, np.ones(len(qrels.grade), dtype=bool), r.gain_rule,
                              gain_map)
+        _check_totals(qrels.query, gains, r.n_queries, gain_map)
         keep = gains > 0
         query, gain, grade = qrels.query[keep], gains[keep], qrels.grade[keep]
         order = np.lexsort((-gain, query))
@@ -77,3 +81,21 @@ def ideal_under(r: RankedJudgments, gain_map=()) -> RankedJudgments:
                                       gain=gain[order], num_relevant=r.num_relevant,
                                       relevance_level=r.relevance_level)
     return r.memo[key]
+
+
+def _check_totals(query: np.ndarray, gains: np.ndarray, n_queries: int, gain_map) -> None:
+    """Refuse a gain map whose gains add up, within a query, past the largest float: DCG
+    would be infinite and nDCG NaN (as the gain convention refuses grades that overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        totals = np.bincount(query, weights=np.abs(gains), minlength=n_queries)
+    if not np.isfinite(totals).all():
+        raise gain_map_overflow(gain_map)
+
+
+def gain_map_overflow(gain_map) -> InputValueError:
+    """The error for a gain map whose gains, summed over one query, pass the largest float."""
+    entries = ",".join(f"{grade:g}={gain:g}" for grade, gain in gain_map)
+    return InputValueError(
+        f"the gain map ({entries}) gives one query's docs gains that add up past the largest "
+        f"float ({np.finfo(np.float64).max:.3g}), so sums of them (DCG) would be infinite; "
+        "scale the gains down (nDCG does not change)")

@@ -34,6 +34,7 @@ from ..validation import (
     check_total_gain,
     no_relevant_doc,
 )
+from .gains import gain_map_overflow
 
 __all__ = [
     "average_precision",
@@ -105,10 +106,16 @@ def _if_empty(judged: _Judged, empty_relevant: str, *, article_value: float) -> 
 
 def _dcg(q: _Judged, ranking: list, gain: str, base: float = 2, gains=()) -> float:
     """The DCG of ``ranking`` under the judgments of ``q``: sum of gain / log_b(rank + 1)."""
-    return math.fsum(
-        _doc_gain(q, doc, gain, gains) / _log(rank + 1, base)
-        for rank, doc in enumerate(ranking, start=1)
-    )
+    try:
+        total = math.fsum(
+            _doc_gain(q, doc, gain, gains) / _log(rank + 1, base)
+            for rank, doc in enumerate(ranking, start=1)
+        )
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):  # the convention's gains are checked before: a map's
+        raise gain_map_overflow(gains)
+    return total
 
 
 def _log(x: float, base: float) -> float:

@@ -635,9 +635,9 @@ def _cut_off(info: MetricInfo, k_text: str, text: str):
             k = float(k_text)
         except ValueError:
             k = math.nan
-        if not math.isfinite(k) or k < 0:
-            what = "a recall level (0 to 1)" if info.name == "iprec_at_recall" else (
-                "a number >= 0")
+        recall_level = info.name == "iprec_at_recall"
+        if not math.isfinite(k) or k < 0 or (recall_level and k > 1):
+            what = "a recall level (0 to 1)" if recall_level else "a number >= 0"
             raise InputValueError(f"the cut-off in {text!r} must be {what}, got {k_text!r}")
         return k
     if not re.fullmatch(r"[0-9]+", k_text):
