@@ -376,3 +376,16 @@ def test_minus_c_on_parameterised_measures_and_nan_as_trec_eval_prints_them(tmp_
                        str(tmp_path / "run")])
     assert status == 0
     assert out.getvalue() == RECORDED[options]
+
+
+@pytest.mark.parametrize("measure", ["iprec_at_recall.1.5", "ndcg.1=1e308x", "P.x",
+                                     "nonsense"])
+def test_a_bad_measure_is_a_usage_error_naming_the_m_argument(tmp_path, capsys, measure):
+    (tmp_path / "qrels").write_text(SMALL_QRELS)
+    (tmp_path / "run").write_text(SMALL_RUN)
+    assert main(["trec_eval", "-m", measure, str(tmp_path / "qrels"),
+                 str(tmp_path / "run")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"ragmetrics: error: -m {measure}: ")
+    assert len(err.splitlines()) == 1

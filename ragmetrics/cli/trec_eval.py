@@ -35,7 +35,8 @@ Where ragmetrics knowingly differs from trec_eval 10 (all outside its conformanc
 a gain map's gains less than 1 apart are sorted exactly (trec_eval compares them by the
 int truncation of their difference); a query whose judgments are all below 0 has no
 gain levels (trec_eval reuses the previous query's); a gain map entry for grade -1 or -2
-(trec_eval's codes for "not judged" and "judged below 0") is refused; Rndcg prints 0
+(trec_eval's codes for "not judged" and "judged below 0") is refused, and so is a recall
+level above 1 (``iprec_at_recall.1.5``, which trec_eval scores 0); Rndcg prints 0
 where trec_eval divides 0 by 0 (a gain map that leaves no relevant grade a gain). Where
 trec_eval's interpolated precision divides 0 by 0 (a ranking that -J empties) this prints
 its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there.
@@ -56,6 +57,7 @@ from ..errors import InputError, RagmetricsWarning
 from ..evaluation import evaluate
 from ..io import read_trec_qrels, read_trec_run
 from ..metrics.interpolated import round_half_away
+from ..metrics.table import parse_metric
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
 from .common import UsageError, existing_file
@@ -138,6 +140,8 @@ def run(args) -> int:
     for root, params in _marked(args.measures):
         try:
             specs = measure_specs(root, params=params, num_docs=args.num_docs)
+            for _, spec in specs:  # checked here, so that the error names the -m argument
+                parse_metric(str(spec))
         except InputError as error:
             raise UsageError(f"-m {root}{'.' + params if params else ''}: {error}") from None
         wanted += [(family(root), printed, spec) for printed, spec in specs]
