@@ -1,151 +1,42 @@
 """Many-query evaluation: every query of a run, every metric, in one call.
 
-:func:`evaluate` ranks and judges the run (:mod:`ragmetrics.evaluation.engine`), then
-scores every metric through the metric table (:func:`ragmetrics.metrics.scoring.score`),
-vectorized over all queries at once; this module holds the public function, its
-result, and the warnings that come with the numbers.
+:func:`evaluate` is the one entry: it settles the conventions (and a preset), then hands
+the run to what evaluates it: evidence spans to :mod:`ragmetrics.spans.judging` (which
+adds itself with :func:`add_judgment_reader`), a Dask frame to
+:mod:`~ragmetrics.evaluation.on_dask`, a run in parts to
+:mod:`~ragmetrics.evaluation.streaming`, anything else to
+:mod:`~ragmetrics.evaluation.in_memory`. Those build on the modules below this one,
+never on it; the result is an :class:`~ragmetrics.evaluation.result.Evaluation`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import warnings
-from dataclasses import dataclass, field
 
-import numpy as np
-import pandas as pd
-
-from ..errors import (
-    CoverageWarning,
-    EmptyRelevantWarning,
-    InputTypeError,
-    InputValueError,
-    NoRelevantRetrievedWarning,
-    RagmetricsWarning,
-)
-from ..metrics.scoring import score
+from ..errors import InputTypeError, RagmetricsWarning
 from ..metrics.table import MetricSpec, parse_metrics
 from ..policies import PRESETS, Conventions, parameters_doc, preset_conventions
-from .arrow_inputs import as_frame
-from .engine import Prepared, rank_and_judge
-from .inputs import qrels_columns, run_columns
+from .in_memory import evaluate_in_memory
 from .on_dask import evaluate_on_dask, is_dask_frame
-from .parts import DeferredRun, RunInParts
-from .variants import apply_ap_denominator, prepare_run
+from .parts import RunInParts
+from .result import Evaluation
+from .streaming import evaluate_run_in_parts
 
-__all__ = ["AGGREGATES", "CoverageWarning", "Evaluation", "check_judgments", "evaluate",
-           "summarize", "warn_coverage", "warn_nothing_retrieved"]
-
-#: The floor of a geometric mean: trec_eval's MIN_GEO_MEAN (its values print 4 decimals).
-GEOMETRIC_FLOOR = 0.00001
-
-#: The statistics :meth:`Evaluation.aggregate` summarizes a metric by over queries.
-AGGREGATES = ("mean", "median", "std", "gmean", "sum", "min", "max")
+__all__ = ["Evaluation", "add_judgment_reader", "check_judgments", "evaluate"]
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    """The result of :func:`evaluate`.
+#: Readers of judgments that are not qrels of chunk ids: each takes ``(qrels, names, *,
+#: chunks, evidence, documents)`` and gives a request with ``.evaluate(run, conventions)``,
+#: or None when the call is not of its kind. :mod:`ragmetrics.spans.judging` adds evidence
+#: spans' (it builds on this package, so this module does not import it).
+_JUDGMENT_READERS: list = []
 
-    Attributes
-    ----------
-    per_query : pandas.DataFrame
-        One row per evaluated query (index ``query_id``), one column per metric, named
-        exactly as requested and in that order (text for relstring and runid).
-    summary : pandas.Series
-        The mean of each number column over the evaluated queries (NaNs, from ``"skip"``
-        policies, left out); for gm_map and gm_bpref, defined by their summary, the
-        geometric mean (trec_eval's: values floored at 1e-5). :meth:`aggregate` gives
-        the median, the standard deviation, the geometric mean and more.
-    conventions : Conventions
-        The policies the numbers were computed under.
-    preset : str or None
-        The preset named (:data:`ragmetrics.policies.PRESETS`): the tool whose rules the
-        numbers follow. None when none was named.
-    queries_missing_from_run : tuple
-        Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``,
-        left out under ``"skip"``). Also ``missing_from_run``.
-    queries_missing_from_qrels : tuple
-        Queries in the run without judgments: left out. Also ``missing_from_qrels``.
-    queries_without_relevant : tuple
-        Judged queries with no relevant doc (no grade reaches ``relevance_level``).
-        Also ``empty_relevant``.
-    counts : pandas.Series
-        How many queries each mean of ``summary`` averages: fewer than the rows of
-        ``per_query`` only where a ``"skip"`` policy left queries out.
-    """
 
-    per_query: pd.DataFrame
-    summary: pd.Series
-    conventions: Conventions
-    queries_missing_from_run: tuple = field(default=())
-    queries_missing_from_qrels: tuple = field(default=())
-    queries_without_relevant: tuple = field(default=())
-    preset: str | None = None
-
-    @property
-    def counts(self) -> pd.Series:
-        return self.per_query.notna().sum().astype("int64")
-
-    def aggregate(self, statistic: str = "mean") -> pd.Series:
-        """Each number column summarized over the evaluated queries by ``statistic``.
-
-        ``"mean"`` (what :attr:`summary` holds, but for the geometric means of gm_map
-        and gm_bpref), ``"median"``, ``"std"`` (the sample standard deviation, over
-        n - 1), ``"gmean"`` (the geometric mean, each value floored at 1e-5 as trec_eval
-        floors gm_map's, so that one query at 0 does not make it 0), ``"sum"`` (trec_eval's
-        summary of counts such as num_rel), ``"min"`` or ``"max"``. NaNs (from ``"skip"``
-        policies) are left out, as in :attr:`summary`.
-
-        Examples
-        --------
-        >>> result = evaluate({"q1": ["a"], "q2": ["x", "b"], "q3": ["y"]},
-        ...                   {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}, ["mrr"])
-        >>> result.aggregate("mean").round(4).tolist(), result.aggregate("median").tolist()
-        ([0.5], [0.5])
-        >>> result.aggregate("gmean").round(4).tolist()  # (1 x 0.5 x 1e-5) ** (1/3)
-        [0.0171]
-        """
-        if statistic not in AGGREGATES:
-            raise InputValueError(f"statistic must be one of "
-                                  f"{', '.join(map(repr, AGGREGATES))}; got {statistic!r}")
-        numbers = self.per_query.select_dtypes(include="number")
-        if statistic == "gmean":
-            return _geometric_mean(numbers)
-        return getattr(numbers, statistic)(axis=0, skipna=True)
-
-    # The names of earlier versions.
-    @property
-    def missing_from_run(self) -> tuple:
-        return self.queries_missing_from_run
-
-    @property
-    def missing_from_qrels(self) -> tuple:
-        return self.queries_missing_from_qrels
-
-    @property
-    def empty_relevant(self) -> tuple:
-        return self.queries_without_relevant
-
-    def __repr__(self) -> str:
-        lines = [f"Evaluation over {_count(len(self.per_query))}"]
-        width = max((len(str(n)) for n in self.summary.index), default=0)
-        counts = self.counts
-        for name, value in self.summary.items():
-            fewer = counts[name] != len(self.per_query)
-            lines.append(f"  {name:<{width}}  {value:.4f}"
-                         + (f"  (mean of {_count(int(counts[name]))})" if fewer else ""))
-        for label, ids in (
-            ("missing from the run", self.queries_missing_from_run),
-            ("missing from the qrels (left out)", self.queries_missing_from_qrels),
-            ("with no relevant doc", self.queries_without_relevant),
-        ):
-            if ids:
-                shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
-                lines.append(f"  {_count(len(ids))} {label}: {shown}")
-        if self.preset is not None:
-            lines.append(f"  preset: {self.preset} ({PRESETS[self.preset].tool})")
-        return "\n".join(lines)
+def add_judgment_reader(read) -> None:
+    """Have :func:`evaluate` hand the calls that ``read`` recognises to what it returns."""
+    if read not in _JUDGMENT_READERS:
+        _JUDGMENT_READERS.append(read)
 
 
 def evaluate(
@@ -266,55 +157,18 @@ def evaluate(
 
 def _evaluate(run, qrels, names: list, conventions: Conventions, *, chunks, evidence,
               documents) -> Evaluation:
-    empty_relevant = conventions.empty_relevant
-    missing_from_run = conventions.missing_from_run
-    # Evidence spans (ragmetrics.spans) are built on this module: imported when called.
-    from ..spans.judging import span_request
-
-    spans = span_request(qrels, names, chunks=chunks, evidence=evidence, documents=documents)
-    if spans is not None:
-        return spans.evaluate(run, conventions)
+    for read in _JUDGMENT_READERS:  # evidence spans (ragmetrics.spans), and any other kind
+        request = read(qrels, names, chunks=chunks, evidence=evidence, documents=documents)
+        if request is not None:
+            return request.evaluate(run, conventions)
     if qrels is None:
         raise InputTypeError("evaluate needs the judgments: qrels, or evidence= with chunks=")
-    specs = parse_metrics(names)
+    parse_metrics(names)  # a bad name is an error before any run is read
     if is_dask_frame(run):  # the same evaluation, partition by partition, on Dask
         return evaluate_on_dask(run, qrels, names, conventions)
     if isinstance(run, RunInParts):  # read and scored a part of whole queries at a time
-        from .streaming import evaluate_run_in_parts  # streaming builds on this module
-
         return evaluate_run_in_parts(run, qrels, names, conventions)
-    if isinstance(run, DeferredRun):
-        run = run.load()
-    run, qrels = as_frame(run), as_frame(qrels)  # Arrow and Polars tables, zero-copy
-    columns = prepare_run(run_columns(run, order_by=conventions.order_by, ties=conventions.ties),
-                          conventions)
-    prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
-    in_run = prepared.coverage.in_run
-    values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
-                   query_ids=prepared.judged.ids,
-                   in_run=in_run if missing_from_run == "skip" else None,
-                   zero_for=~in_run if missing_from_run == "zero" and not in_run.all() else None)
-    if conventions.ap_denominator == "min_relevant_k":
-        values = [apply_ap_denominator(v, prepared.ranked, spec.k)
-                  if spec.name == "ap" and spec.k is not None else v
-                  for spec, v in zip(specs, values, strict=True)]
-    per_query = pd.DataFrame(dict(zip(names, values, strict=True)), index=prepared.index())
-    order = prepared.natural_order()
-    if missing_from_run == "skip":
-        order = order[in_run[order]]
-    per_query = per_query.iloc[order]
-    result = Evaluation(
-        per_query=per_query,
-        summary=summarize(per_query, specs),
-        conventions=conventions,
-        queries_missing_from_run=prepared.ids(~in_run),
-        queries_missing_from_qrels=prepared.coverage.unjudged,
-        queries_without_relevant=prepared.ids(prepared.empty),
-    )
-    warn_coverage(result)
-    _warn_empty(result, prepared.judged.n, prepared.judged.max_grade)
-    _warn_if_nothing_relevant_retrieved(prepared)
-    return result
+    return evaluate_in_memory(run, qrels, names, conventions)
 
 
 evaluate.__doc__ = evaluate.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)
@@ -362,88 +216,3 @@ def check_judgments(qrels, metrics=("recall@10", "precision@10", "mrr", "ndcg@10
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RagmetricsWarning)  # no run: every query is missing
         evaluate({}, qrels, metrics, **conventions)
-
-
-def warn_coverage(result: Evaluation) -> None:
-    """The :class:`CoverageWarning` of ``result``, if queries are missing from one side."""
-    parts = []
-    if result.queries_missing_from_run:
-        how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
-        n = len(result.queries_missing_from_run)
-        parts.append(f"{_count(n, 'judged query', 'judged queries')} missing from the run ({how})")
-    if result.queries_missing_from_qrels:
-        n = len(result.queries_missing_from_qrels)
-        parts.append(f"{_count(n)} of the run without judgments (left out)")
-    if parts:
-        warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
-                      stacklevel=3)
-
-
-def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> None:
-    """Say so when judged queries have no relevant doc and are scored anyway."""
-    ids, c = result.queries_without_relevant, result.conventions
-    if not ids or c.empty_relevant not in ("zero", "article"):
-        return
-    n = len(ids)
-    how = ("scored 0 and counted in the mean" if c.empty_relevant == "zero"
-           else "scored 1 on recall and nDCG, 0 on the rest (the article's rule)")
-    top = "" if max_grade is None else f"; the highest grade judged is {max_grade:g}"
-    if n == n_judged:
-        head = (f"no judged query has a relevant doc at relevance_level "
-                f"{c.relevance_level:g}{top}: is the level too high? Every query is {how}")
-    else:
-        shown = ", ".join(map(repr, ids[:3])) + (", ..." if n > 3 else "")
-        head = (f"{_count(n, 'judged query has', 'judged queries have')} no relevant doc "
-                f"(no grade reaches relevance_level {c.relevance_level:g}{top}): {shown}; "
-                f"{how}")
-    warnings.warn(f"{head} (empty_relevant={c.empty_relevant!r}; 'skip' leaves such "
-                  "queries out)", EmptyRelevantWarning, stacklevel=3)
-
-
-def _warn_if_nothing_relevant_retrieved(prepared: Prepared) -> None:
-    """Say so when queries with relevant docs were answered, and never with one of them.
-
-    A retriever that bad is rare; ids written two ways (``"d1"`` and ``"doc-d1"``,
-    another case, other whitespace) are not, and they score 0 without any error.
-    """
-    answered = prepared.coverage.in_run & ~prepared.empty
-    ranked = prepared.ranked
-    if not answered.any() or ranked.relevant.any() or not len(ranked):
-        return
-    warn_nothing_retrieved(int(answered.sum()), prepared.depth, stacklevel=4)
-
-
-def warn_nothing_retrieved(n: int, depth: int | None, *, stacklevel: int = 3) -> None:
-    """The :class:`NoRelevantRetrievedWarning` for ``n`` queries read ``depth`` deep."""
-    where = "" if depth is None else f" in the top {depth}"
-    warnings.warn(
-        f"no relevant doc was retrieved{where} for any of the {_count(n)} that have one: "
-        "every metric that counts hits is 0; if that is unexpected, check that the run and "
-        "the judgments write doc ids the same way",
-        NoRelevantRetrievedWarning, stacklevel=stacklevel)
-
-
-def summarize(per_query: pd.DataFrame, specs) -> pd.Series:
-    """The mean of each number column (``specs``: the columns' metrics, in order); the
-    geometric mean for the metrics it defines (gm_map, gm_bpref); text columns left out."""
-    values = {}
-    for column, spec in zip(per_query.columns, specs, strict=True):
-        if spec.info.kind == "text":
-            continue
-        frame = per_query[[column]]
-        values[column] = (_geometric_mean(frame) if spec.info.summary == "gmean"
-                          else frame.mean(axis=0, skipna=True)).iloc[0]
-    return pd.Series(values, index=[c for c in per_query.columns if c in values],
-                     dtype=np.float64)
-
-
-def _geometric_mean(frame: pd.DataFrame) -> pd.Series:
-    """exp(mean(log(max(v, 1e-5)))) of each column, NaNs left out (trec_eval's gm_map)."""
-    with np.errstate(divide="ignore"):
-        logs = np.log(np.maximum(frame.to_numpy(np.float64), GEOMETRIC_FLOOR))
-    means = np.nanmean(logs, axis=0) if len(frame) else np.full(frame.shape[1], np.nan)
-    return pd.Series(np.exp(means), index=frame.columns, dtype=np.float64)
-
-
-def _count(n: int, one: str = "query", many: str = "queries") -> str:
-    return f"{n} {one if n == 1 else many}"

@@ -26,6 +26,8 @@ from ..errors import EmptyRelevantWarning, RagmetricsWarning
 from ..metrics.table import parse_metrics
 from ..policies import Conventions
 from .arrow_inputs import as_frame
+from .in_memory import evaluate_in_memory
+from .streaming import NotGroupedError, PartCombiner
 
 __all__ = ["evaluate_on_dask", "is_dask_frame"]
 
@@ -40,13 +42,11 @@ def is_dask_frame(data) -> bool:
 
 def _evaluate_partition(frame: pd.DataFrame, qrels, metrics: list, conventions: dict):
     """One partition's per-query values, with its unjudged queries and warnings."""
-    from .batch import evaluate  # batch imports this module
-
     if _ROW in frame.columns:  # shuffled: back to the order of the run's rows
         frame = frame.sort_values(_ROW, kind="stable").drop(columns=_ROW)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RagmetricsWarning)
-        part = evaluate(frame, qrels, metrics, **conventions)
+        part = evaluate_in_memory(frame, qrels, metrics, Conventions(**conventions))
     found = [(w.category, str(w.message)) for w in caught]
     return part.per_query, part.queries_missing_from_qrels, found
 
@@ -56,9 +56,6 @@ def evaluate_on_dask(run, qrels, metrics: list, conventions: Conventions):
     cluster of the current Dask client (or Dask's default scheduler)."""
     import dask
 
-    from .batch import evaluate
-    from .streaming import NotGroupedError, PartCombiner
-
     qrels = as_frame(qrels)
     if is_dask_frame(qrels):
         qrels = qrels.compute()
@@ -66,7 +63,8 @@ def evaluate_on_dask(run, qrels, metrics: list, conventions: Conventions):
     policy = conventions.as_dict()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RagmetricsWarning)
-        base = evaluate({}, qrels, metrics, **{**policy, "missing_from_run": "zero"})
+        base = evaluate_in_memory({}, qrels, metrics,
+                                  Conventions(**{**policy, "missing_from_run": "zero"}))
     for warning in caught:
         if issubclass(warning.category, EmptyRelevantWarning):
             warnings.warn(warning.message, warning.category, stacklevel=3)

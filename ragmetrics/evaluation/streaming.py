@@ -37,10 +37,11 @@ from ..metrics.ranked import ranks_within
 from ..metrics.table import parse_metrics
 from ..policies import Conventions
 from .arrow_inputs import as_frame
-from .batch import Evaluation, evaluate, summarize, warn_coverage, warn_nothing_retrieved
 from .engine import judge_queries, read_depth
+from .in_memory import evaluate_in_memory
 from .inputs import qrels_columns
 from .parts import RunInParts
+from .result import Evaluation, summarize, warn_coverage, warn_nothing_retrieved
 
 __all__ = ["NotGroupedError", "PartCombiner", "QrelsByQuery", "evaluate_batches",
            "evaluate_run_in_parts"]
@@ -222,7 +223,7 @@ def evaluate_batches(
     as_missing = {**policy.as_dict(), "missing_from_run": "zero"}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RagmetricsWarning)
-        base = evaluate({}, qrels, names, **as_missing)
+        base = evaluate_in_memory({}, qrels, names, Conventions(**as_missing))
     for warning in caught:  # the judgments' own warnings, as evaluate gives them
         if issubclass(warning.category, EmptyRelevantWarning):
             warnings.warn(warning.message, warning.category, stacklevel=2)
@@ -236,7 +237,7 @@ def evaluate_batches(
             judgments = by_query.of(pd.unique(frame["query_id"]))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", RagmetricsWarning)
-            part = evaluate(frame, judgments, names, **as_part)
+            part = evaluate_in_memory(frame, judgments, names, Conventions(**as_part))
         combiner.add(part, caught)
         if progress is not None:
             progress(batch)
@@ -254,4 +255,4 @@ def evaluate_run_in_parts(run: RunInParts, qrels, metrics: list,
             raise
         if run.on_fallback is not None:
             run.on_fallback(error)
-        return evaluate(run.whole(), qrels, metrics, **conventions.as_dict())
+        return evaluate_in_memory(run.whole(), qrels, metrics, conventions)

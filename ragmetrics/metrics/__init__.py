@@ -21,6 +21,7 @@ from .reference import (
     reciprocal_rank,
 )
 from .table import METRICS, MetricInfo, MetricSpec, metric_info, parse_metric, parse_metrics
+from .trec_names import spec_of_printed_name  # imported so that parse_metric reads "P_5"
 
 __all__ = [
     "METRICS",
@@ -38,4 +39,5 @@ __all__ = [
     "r_precision",
     "recall_at_k",
     "reciprocal_rank",
+    "spec_of_printed_name",
 ]

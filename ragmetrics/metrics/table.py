@@ -34,8 +34,8 @@ from . import graded, interpolated, judged, kernels, sets
 from . import reference as ref
 from .params import Param, format_params, parse_params, resolve
 
-__all__ = ["METRICS", "MetricInfo", "MetricSpec", "metric_info", "metrics_markdown", "parse_metric",
-           "parse_metrics"]
+__all__ = ["METRICS", "MetricInfo", "MetricSpec", "add_name_reader", "metric_info",
+           "metrics_markdown", "parse_metric", "parse_metrics"]
 
 _GAINS = Param("gains", (), "grade_map", "grade=gain pairs: a gain map (grades not named keep "
                "the convention's gain)")
@@ -579,6 +579,19 @@ def _suggest(text: str) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
+#: Readers of metric names written in another tool's words: each takes the name and
+#: gives its :class:`MetricSpec`, or None. :mod:`ragmetrics.metrics.trec_names` adds
+#: trec_eval's (it is built on this module, so this module does not import it).
+_NAME_READERS: list = []
+
+
+def add_name_reader(read) -> None:
+    """Have :func:`parse_metric` also read the names ``read(text) -> MetricSpec | None``
+    reads (tried in order, after the table's own names)."""
+    if read not in _NAME_READERS:
+        _NAME_READERS.append(read)
+
+
 def parse_metric(text: str) -> MetricSpec:
     """Parse a metric name such as ``"recall@10"``, ``"mrr"``, ``"rbp(p=0.8)"`` or
     trec_eval's ``"P_5"``.
@@ -605,11 +618,10 @@ def parse_metric(text: str) -> MetricSpec:
     stripped = text.strip()
     match = _SPEC.match(stripped)
     if match is None or match["name"] not in _BY_NAME:
-        from .trec_names import spec_of_printed_name  # the trec_eval names, read on demand
-
-        spec = spec_of_printed_name(stripped)
-        if spec is not None:
-            return spec
+        for read in _NAME_READERS:  # trec_eval's printed names ("P_5"), and any other
+            spec = read(stripped)
+            if spec is not None:
+                return spec
         raise InputValueError(f"unknown metric {text!r}{_suggest(text)}")
     name, k_text = match["name"], match["k"]
     info = _BY_NAME[name]

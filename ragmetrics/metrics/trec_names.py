@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputValueError
+from .table import MetricSpec, add_name_reader
 
 __all__ = ["FAMILIES", "NICKNAMES", "Family", "family", "measure_specs", "spec_of_printed_name"]
 
@@ -142,8 +143,6 @@ def measure_specs(text: str, *, params: str | None = None, num_docs: float = 0.0
 
     ``num_docs`` is trec_eval's -N (the collection size, for utility).
     """
-    from .table import MetricSpec  # the table imports this module lazily, not at load
-
     root, dot, written = text.partition(".")
     if params is None:
         params = written if dot else None
@@ -277,3 +276,6 @@ def spec_of_printed_name(text: str):
             except InputValueError:
                 continue
     return None
+
+
+add_name_reader(spec_of_printed_name)  # parse_metric("P_5") reads trec_eval's names

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..datafiles import data_path
 from ..errors import InputValueError
 from ..io import read_trec_run
-from ..teaching.datafiles import data_path
 
 __all__ = ["SpanDataset", "load_span_dataset", "span_dataset_names"]
 

@@ -45,7 +45,9 @@ from ..errors import (
     InputValueError,
     NoRelevantChunkWarning,
 )
-from ..evaluation.batch import Evaluation, evaluate
+from ..evaluation.batch import add_judgment_reader
+from ..evaluation.in_memory import evaluate_in_memory
+from ..evaluation.result import Evaluation
 from ..policies import Conventions
 from ..validation import check_choice
 from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
@@ -256,8 +258,8 @@ class SpanRequest:
             else:  # only to check that the run retrieves chunks of this chunking
                 rank_run(run, chunks, duplicates="keep_first", order_by=conventions.order_by)
                 scorer = None
-            by_ids = evaluate(run, judgments.qrels(chunks), id_names, **policies) \
-                if id_names else None
+            by_ids = (evaluate_in_memory(run, judgments.qrels(chunks), id_names, conventions)
+                      if id_names else None)
         per_query = self._frame(names, specs, scorer, by_ids, conventions)
         if by_ids is not None:
             missing, unjudged = by_ids.queries_missing_from_run, by_ids.queries_missing_from_qrels
@@ -444,3 +446,6 @@ def span_comparison(systems, qrels, *, chunks=None, evidence=None, documents=Non
         given = dict.fromkeys(systems, shared)
     parsed = {s: _checked_chunks(judgments, value, s) for s, value in given.items()}
     return SpanComparison(judgments, parsed, {s: _label(value) for s, value in given.items()})
+
+
+add_judgment_reader(span_request)  # evaluate(run, SpanJudgments(...), ..., chunks=...)

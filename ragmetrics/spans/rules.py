@@ -37,6 +37,8 @@ from ..errors import (
     InputValueError,
     NoRelevantRetrievedWarning,
 )
+from ..evaluation.in_memory import evaluate_in_memory
+from ..policies import Conventions
 from ..validation import check_choice
 from .intervals import overlapping_pairs
 from .ranking import natural_order
@@ -271,8 +273,6 @@ def threshold_sensitivity(run, chunks, evidence, *, rule: str = "chunk_coverage"
     0.05            0.5  1.0                2
     0.50            0.0  0.5                1
     """
-    from ..evaluation import evaluate  # evaluate needs no span code: no cycle
-
     check_choice(rule, RULES, "rule")
     if rule == "any_overlap":
         raise InputValueError("rule 'any_overlap' has no threshold to vary; choose "
@@ -284,6 +284,7 @@ def threshold_sensitivity(run, chunks, evidence, *, rule: str = "chunk_coverage"
         raise InputValueError("thresholds must hold at least one threshold")
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     level = conventions.get("relevance_level", 1)
+    policy = Conventions(**conventions)  # an unknown keyword is a TypeError, as evaluate's
     overlaps = ChunkOverlaps(chunks, evidence, documents=documents)
     rows = []
     for threshold in thresholds:
@@ -293,7 +294,7 @@ def threshold_sensitivity(run, chunks, evidence, *, rule: str = "chunk_coverage"
             # the table shows (its relevant_chunks column), not a problem to warn about.
             warnings.simplefilter("ignore", EmptyRelevantWarning)
             warnings.simplefilter("ignore", NoRelevantRetrievedWarning)
-            result = evaluate(run, qrels, names, **conventions)
+            result = evaluate_in_memory(run, qrels, names, policy)
         relevant = sum(g >= level for judged in qrels.values() for g in judged.values())
         rows.append([*result.summary.tolist(), relevant])
     table = pd.DataFrame(rows, columns=[*names, "relevant_chunks"],

@@ -4,7 +4,7 @@ errata, exercises with feedback, precision-recall curves, how each metric weighs
 and where judgments come from (pooling, assessor agreement, unjudged docs).
 
 The data files live once, in the repository's ``data/`` folder, and inside an installed
-wheel (:mod:`~ragmetrics.teaching.datafiles`).
+wheel (:mod:`~ragmetrics.datafiles`).
 """
 
 from .budget import chunks_that_fit

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from ..datafiles import data_path
 from ..errors import InputValueError
-from .datafiles import data_path
 
 __all__ = ["Example", "example_names", "load_example"]
 

@@ -144,9 +144,9 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
         """The support demo's BM25 and dense runs (what notebook 08 explores)."""
         import pandas as pd
 
+        from ..datafiles import data_path
         from ..io import read_golden, read_trec_run
         from ..stats.comparison import compare
-        from ..teaching.datafiles import data_path
 
         folder = data_path("support_demo")
         qrels = read_golden(folder / "golden.csv")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 __all__ = ["data_path"]
 
-_PACKAGED = Path(__file__).resolve().parents[1] / "_data"
-_CHECKOUT = Path(__file__).resolve().parents[2] / "data"
+_PACKAGED = Path(__file__).resolve().parent / "_data"
+_CHECKOUT = Path(__file__).resolve().parents[1] / "data"
 
 
 def data_path(name: str) -> Path:

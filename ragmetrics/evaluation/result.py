@@ -1,0 +1,184 @@
+"""The result of an evaluation, its summaries, and the warnings that come with it.
+
+:class:`Evaluation` holds every query's values and their means; :func:`summarize` makes
+the means (the geometric mean where a metric is defined by one); the warnings say what a
+number alone does not (queries missing from one side, nothing relevant retrieved).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import CoverageWarning, InputValueError, NoRelevantRetrievedWarning
+from ..policies import PRESETS, Conventions
+
+__all__ = ["AGGREGATES", "GEOMETRIC_FLOOR", "Evaluation", "counted", "summarize", "warn_coverage",
+           "warn_nothing_retrieved"]
+
+#: The floor of a geometric mean: trec_eval's MIN_GEO_MEAN (its values print 4 decimals).
+GEOMETRIC_FLOOR = 0.00001
+
+#: The statistics :meth:`Evaluation.aggregate` summarizes a metric by over queries.
+AGGREGATES = ("mean", "median", "std", "gmean", "sum", "min", "max")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of :func:`evaluate`.
+
+    Attributes
+    ----------
+    per_query : pandas.DataFrame
+        One row per evaluated query (index ``query_id``), one column per metric, named
+        exactly as requested and in that order (text for relstring and runid).
+    summary : pandas.Series
+        The mean of each number column over the evaluated queries (NaNs, from ``"skip"``
+        policies, left out); for gm_map and gm_bpref, defined by their summary, the
+        geometric mean (trec_eval's: values floored at 1e-5). :meth:`aggregate` gives
+        the median, the standard deviation, the geometric mean and more.
+    conventions : Conventions
+        The policies the numbers were computed under.
+    preset : str or None
+        The preset named (:data:`ragmetrics.policies.PRESETS`): the tool whose rules the
+        numbers follow. None when none was named.
+    queries_missing_from_run : tuple
+        Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``,
+        left out under ``"skip"``). Also ``missing_from_run``.
+    queries_missing_from_qrels : tuple
+        Queries in the run without judgments: left out. Also ``missing_from_qrels``.
+    queries_without_relevant : tuple
+        Judged queries with no relevant doc (no grade reaches ``relevance_level``).
+        Also ``empty_relevant``.
+    counts : pandas.Series
+        How many queries each mean of ``summary`` averages: fewer than the rows of
+        ``per_query`` only where a ``"skip"`` policy left queries out.
+    """
+
+    per_query: pd.DataFrame
+    summary: pd.Series
+    conventions: Conventions
+    queries_missing_from_run: tuple = field(default=())
+    queries_missing_from_qrels: tuple = field(default=())
+    queries_without_relevant: tuple = field(default=())
+    preset: str | None = None
+
+    @property
+    def counts(self) -> pd.Series:
+        return self.per_query.notna().sum().astype("int64")
+
+    def aggregate(self, statistic: str = "mean") -> pd.Series:
+        """Each number column summarized over the evaluated queries by ``statistic``.
+
+        ``"mean"`` (what :attr:`summary` holds, but for the geometric means of gm_map
+        and gm_bpref), ``"median"``, ``"std"`` (the sample standard deviation, over
+        n - 1), ``"gmean"`` (the geometric mean, each value floored at 1e-5 as trec_eval
+        floors gm_map's, so that one query at 0 does not make it 0), ``"sum"`` (trec_eval's
+        summary of counts such as num_rel), ``"min"`` or ``"max"``. NaNs (from ``"skip"``
+        policies) are left out, as in :attr:`summary`.
+
+        Examples
+        --------
+        >>> from ragmetrics import evaluate
+        >>> result = evaluate({"q1": ["a"], "q2": ["x", "b"], "q3": ["y"]},
+        ...                   {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}, ["mrr"])
+        >>> result.aggregate("mean").round(4).tolist(), result.aggregate("median").tolist()
+        ([0.5], [0.5])
+        >>> result.aggregate("gmean").round(4).tolist()  # (1 x 0.5 x 1e-5) ** (1/3)
+        [0.0171]
+        """
+        if statistic not in AGGREGATES:
+            raise InputValueError(f"statistic must be one of "
+                                  f"{', '.join(map(repr, AGGREGATES))}; got {statistic!r}")
+        numbers = self.per_query.select_dtypes(include="number")
+        if statistic == "gmean":
+            return _geometric_mean(numbers)
+        return getattr(numbers, statistic)(axis=0, skipna=True)
+
+    # The names of earlier versions.
+    @property
+    def missing_from_run(self) -> tuple:
+        return self.queries_missing_from_run
+
+    @property
+    def missing_from_qrels(self) -> tuple:
+        return self.queries_missing_from_qrels
+
+    @property
+    def empty_relevant(self) -> tuple:
+        return self.queries_without_relevant
+
+    def __repr__(self) -> str:
+        lines = [f"Evaluation over {counted(len(self.per_query))}"]
+        width = max((len(str(n)) for n in self.summary.index), default=0)
+        counts = self.counts
+        for name, value in self.summary.items():
+            fewer = counts[name] != len(self.per_query)
+            lines.append(f"  {name:<{width}}  {value:.4f}"
+                         + (f"  (mean of {counted(int(counts[name]))})" if fewer else ""))
+        for label, ids in (
+            ("missing from the run", self.queries_missing_from_run),
+            ("missing from the qrels (left out)", self.queries_missing_from_qrels),
+            ("with no relevant doc", self.queries_without_relevant),
+        ):
+            if ids:
+                shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
+                lines.append(f"  {counted(len(ids))} {label}: {shown}")
+        if self.preset is not None:
+            lines.append(f"  preset: {self.preset} ({PRESETS[self.preset].tool})")
+        return "\n".join(lines)
+
+
+def warn_coverage(result: Evaluation) -> None:
+    """The :class:`CoverageWarning` of ``result``, if queries are missing from one side."""
+    parts = []
+    if result.queries_missing_from_run:
+        how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
+        n = len(result.queries_missing_from_run)
+        parts.append(f"{counted(n, 'judged query', 'judged queries')} missing from the run ({how})")
+    if result.queries_missing_from_qrels:
+        n = len(result.queries_missing_from_qrels)
+        parts.append(f"{counted(n)} of the run without judgments (left out)")
+    if parts:
+        warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
+                      stacklevel=3)
+
+
+def warn_nothing_retrieved(n: int, depth: int | None, *, stacklevel: int = 3) -> None:
+    """The :class:`NoRelevantRetrievedWarning` for ``n`` queries read ``depth`` deep."""
+    where = "" if depth is None else f" in the top {depth}"
+    warnings.warn(
+        f"no relevant doc was retrieved{where} for any of the {counted(n)} that have one: "
+        "every metric that counts hits is 0; if that is unexpected, check that the run and "
+        "the judgments write doc ids the same way",
+        NoRelevantRetrievedWarning, stacklevel=stacklevel)
+
+
+def summarize(per_query: pd.DataFrame, specs) -> pd.Series:
+    """The mean of each number column (``specs``: the columns' metrics, in order); the
+    geometric mean for the metrics it defines (gm_map, gm_bpref); text columns left out."""
+    values = {}
+    for column, spec in zip(per_query.columns, specs, strict=True):
+        if spec.info.kind == "text":
+            continue
+        frame = per_query[[column]]
+        values[column] = (_geometric_mean(frame) if spec.info.summary == "gmean"
+                          else frame.mean(axis=0, skipna=True)).iloc[0]
+    return pd.Series(values, index=[c for c in per_query.columns if c in values],
+                     dtype=np.float64)
+
+
+def _geometric_mean(frame: pd.DataFrame) -> pd.Series:
+    """exp(mean(log(max(v, 1e-5)))) of each column, NaNs left out (trec_eval's gm_map)."""
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.maximum(frame.to_numpy(np.float64), GEOMETRIC_FLOOR))
+    means = np.nanmean(logs, axis=0) if len(frame) else np.full(frame.shape[1], np.nan)
+    return pd.Series(np.exp(means), index=frame.columns, dtype=np.float64)
+
+
+def counted(n: int, one: str = "query", many: str = "queries") -> str:
+    """``"1 query"``, ``"3 queries"``: a count and its noun."""
+    return f"{n} {one if n == 1 else many}"
