@@ -343,6 +343,10 @@ BAD_INPUT = {
         lambda t: [GOLDEN, BM25, "--relevance-level", "0"], r"relevance_level must be > 0"),
     "bad confidence": (
         lambda t: [GOLDEN, BM25, "--confidence", "95"], r"confidence must be between"),
+    "no jobs": (lambda t: [GOLDEN, BM25, "--jobs", "0"], r"--jobs must be a positive .*got 0"),
+    "means only, with a report": (
+        lambda t: [GOLDEN, BM25, "--means-only", "--report", str(t / "r.html")],
+        r"--report shows intervals and tests, which --means-only leaves out"),
 }  # fmt: skip
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ragmetrics
 from ragmetrics import compare, read_qrels, read_run
 from ragmetrics.cli import main, runs
 from ragmetrics.io.batches import read_trec_run_batches
@@ -158,4 +159,51 @@ def test_the_command_imports_what_the_work_needs_only(tmp_path):
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                            check=True).stdout.splitlines()
-    assert found == ["[]", "['scipy']"]  # Student's t for the intervals, nothing else
+    assert found == ["[]", "[]"]  # the intervals take Student's t from stats.distributions
+
+
+def test_means_only_prints_each_runs_means_as_evaluate_gives_them(capsys, tmp_path):
+    qrels, paths = write_case(tmp_path, n_runs=6, n_queries=40)
+    names = [p.name for p in paths]
+    metrics = ["mrr", "ndcg@10", "precision@5"]
+    out, _ = command(capsys, qrels, *paths, "--metrics", ",".join(metrics), "--means-only")
+    lines = out.splitlines()
+    judged = read_qrels(qrels)["query_id"].nunique()  # 34: one query in 7 has no judgments
+    assert lines[0] == f"{judged} queries, 6 systems; means only (no intervals, no tests)"
+    assert "[" not in out
+    assert "p (" not in out
+    table = [line.split() for line in lines if line.split()[:1] in ([m] for m in metrics)]
+    assert len(table) == 3 * 6
+    with pytest.warns(ragmetrics.RagmetricsWarning):
+        expected = {n: ragmetrics.evaluate(read_run(p), read_qrels(qrels), metrics).summary
+                    for n, p in zip(names, paths, strict=True)}
+    for metric in metrics:
+        rows = [row for row in table if row[0] == metric]
+        means = pd.Series({n: expected[n][metric] for n in names})
+        assert [row[1] for row in rows] == [str(i) for i in range(1, 7)]
+        assert [row[2] for row in rows] == list(means.sort_values(ascending=False,
+                                                                  kind="stable").index)
+        assert [row[3] for row in rows] == [f"{means[row[2]]:.4f}" for row in rows]
+    assert "run1.txt: " in out  # each run's notes, by name (queries missing from it)
+    wide, _ = command(capsys, qrels, *paths[:2], "--metrics", "mrr", "--means-only")
+    mrr = next(line.split() for line in wide.splitlines() if line.startswith("mrr"))
+    assert mrr == ["mrr"] + [f"{expected[n]['mrr']:.4f}" for n in names[:2]]
+
+
+def test_per_query_values_of_means_only_are_those_of_the_comparison(capsys, tmp_path):
+    qrels, paths = write_case(tmp_path, n_runs=2, n_queries=30)
+    a, b = tmp_path / "means.csv", tmp_path / "compared.csv"
+    command(capsys, qrels, *paths, "--metrics", "mrr,ndcg@10", "--means-only",
+            "--per-query", a)
+    command(capsys, qrels, *paths, "--metrics", "mrr,ndcg@10", "--resamples", "100",
+            "--per-query", b)
+    pd.testing.assert_frame_equal(pd.read_csv(a), pd.read_csv(b))
+
+
+@pytest.mark.parametrize("extra", [["--means-only"], ["--resamples", "300"]],
+                         ids=["means only", "compared"])
+def test_runs_evaluated_in_worker_processes_print_the_same(capsys, tmp_path, extra):
+    qrels, paths = write_case(tmp_path, n_runs=5, n_queries=60)
+    one, _ = command(capsys, qrels, *paths, "--jobs", "1", *extra)
+    two, _ = command(capsys, qrels, *paths, "--jobs", "2", *extra)
+    assert one == two

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sp
 
+import ragmetrics
 from ragmetrics import evaluate, read_golden, read_trec_run
 from ragmetrics.stats import (
     benjamini_hochberg,
@@ -538,3 +539,51 @@ def test_progress_true_draws_a_bar_and_changes_no_number(runs_and_qrels, capsys)
     pd.testing.assert_frame_equal(shown.tests, plain.tests, check_exact=True)
     compare(runs, qrels, METRICS, n_resamples=300, progress=False)
     assert capsys.readouterr().err == ""
+
+
+# -- systems evaluated in worker processes (jobs) -------------------------------------------
+
+
+def test_a_comparison_on_worker_processes_is_the_comparison():
+    rng = np.random.default_rng(7)
+    qrels = {f"q{i}": {f"d{j}": int(rng.integers(0, 3)) for j in range(8)} for i in range(40)}
+    systems = {f"s{k}": {q: [f"d{j}" for j in rng.permutation(12)[: rng.integers(1, 12)]]
+                         for q in list(qrels)[k:]} for k in range(4)}  # s1.. miss queries
+    one = compare(systems, qrels, ["ndcg@5", "ap", "recall@3"], n_resamples=300)
+    two = compare(systems, qrels, ["ndcg@5", "ap", "recall@3"], n_resamples=300, jobs=2)
+    pd.testing.assert_frame_equal(one.summary, two.summary)
+    pd.testing.assert_frame_equal(one.tests, two.tests)
+    for name in systems:
+        pd.testing.assert_frame_equal(one.per_query[name], two.per_query[name])
+    assert one.warnings == two.warnings
+    assert any(w.startswith("s3: 3 judged queries missing from the run") for w in two.warnings)
+
+
+@pytest.mark.parametrize(("jobs", "error"), [(0, ValueError), (True, TypeError), (1.5, TypeError)])
+def test_jobs_must_be_a_positive_int(jobs, error):
+    with pytest.raises(error, match=f"jobs must be a positive int, got {jobs!r}"):
+        compare({"a": {"q1": ["d"]}}, {"q1": {"d"}}, ["mrr"], jobs=jobs)
+
+
+def test_a_systems_error_in_a_worker_is_raised_as_it_would_be_in_one_process():
+    qrels = {"q1": {"d"}, "q2": {"e"}}
+    systems = {"good": {"q1": ["d"]}, "bad": {"q1": ["d", "d"]}}  # a doc listed twice
+    for jobs in (1, 2):
+        with pytest.raises(ValueError, match="system 'bad': doc id 'd' appears more than "
+                           "once") as caught:
+            compare(systems, qrels, ["mrr"], n_resamples=50, jobs=jobs)
+        assert isinstance(caught.value, ragmetrics.InputValueError)
+
+
+def test_map_in_workers_keeps_the_order_and_raises_the_first_error():
+    from ragmetrics.evaluation.in_parallel import map_in_workers
+
+    assert map_in_workers(lambda x: -x, list(range(20)), jobs=2) == [-x for x in range(20)]
+
+    def fails_on_odd(x):
+        if x % 2:
+            raise KeyError(x)
+        return x
+
+    with pytest.raises(KeyError, match="1"):
+        map_in_workers(fails_on_odd, [0, 2, 1, 3], jobs=2)

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import special
 from scipy import stats as sp
 
 from ragmetrics.errors import InputTypeError, InputValueError
@@ -872,3 +873,52 @@ def test_importing_ragmetrics_does_not_import_scipy():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"
+
+
+# -- the distributions behind intervals and t-tests (stats.distributions) -------------------
+
+# Reference values from mpmath at 40 digits: betainc(df/2, 1/2, 0, df/(df+t²)) / 2.
+MPMATH_T_TAILS = [
+    (1e5, -1.96, 0.024999281597150819017), (1e5, -8.0, 6.2869599381281867931e-16),
+    (1e6, -1.96, 0.024998033792634895343), (1e6, -0.5, 0.30853759373618569389),
+]
+
+
+@pytest.mark.parametrize(("df", "t", "expected"), MPMATH_T_TAILS)
+def test_student_t_cdf_for_a_hundred_thousand_queries_and_more(df, t, expected):
+    assert student_t_cdf(t, df) == pytest.approx(expected, rel=1e-10)
+
+
+@pytest.mark.parametrize("df", [1, 2, 2.5, 3, 4, 7, 10, 29, 99, 1000, 1e5])
+def test_student_t_quantile_equals_scipy(df):
+    from ragmetrics.stats.distributions import student_t_cdf_value, student_t_quantile
+
+    for p in [1e-20, 1e-10, 1e-5, 0.001, 0.025, 0.05, 0.1, 0.3, 0.45, 0.6, 0.9, 0.975, 0.999]:
+        ours = student_t_quantile(p, df)
+        assert ours == pytest.approx(special.stdtrit(df, p), rel=1e-10), (p, df)
+        # and it inverts the CDF: P(T <= t) = p (the CDF is good to 1e-10 at df = 1e5)
+        assert student_t_cdf_value(ours, float(df)) == pytest.approx(
+            p, rel=1e-12 if df <= 1000 else 1e-9), (p, df)
+    assert student_t_quantile(0.5, df) == 0.0
+    assert student_t_quantile(0.0, df) == -math.inf
+    assert student_t_quantile(1.0, df) == math.inf
+
+
+def test_student_t_quantile_is_elementwise_and_exact_in_closed_forms():
+    from ragmetrics.stats.distributions import student_t_quantile
+
+    found = student_t_quantile(0.975, np.array([1.0, 2.0]))
+    assert found[0] == pytest.approx(math.tan(math.pi * 0.475), rel=1e-14)  # Cauchy
+    assert found[1] == pytest.approx(0.95 / math.sqrt(2 * 0.975 * 0.025), rel=1e-14)
+    assert math.isnan(student_t_quantile(1.5, 3.0))
+
+
+def test_normal_cdf_and_quantile_equal_scipy():
+    from ragmetrics.stats.distributions import normal_cdf, normal_quantile
+
+    x = np.linspace(-37.0, 8.0, 451)
+    np.testing.assert_allclose(normal_cdf(x), special.ndtr(x), rtol=1e-12, atol=0)
+    p = np.array([1e-300, 1e-50, 1e-10, 1e-3, 0.025, 0.3, 0.5, 0.7, 0.975, 1 - 1e-10])
+    np.testing.assert_allclose(normal_quantile(p), special.ndtri(p), rtol=1e-13, atol=0)
+    assert normal_quantile(0.0) == -math.inf
+    assert normal_quantile(1.0) == math.inf

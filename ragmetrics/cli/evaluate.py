@@ -61,17 +61,20 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..evaluation import check_judgments
+from ..evaluation.in_parallel import available_cores, can_fork
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.table import metric_info
 from ..policies import CONVENTIONS, PRESETS, Conventions, preset_conventions
 from ..progress import resampling_callback
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from ..reports.long_text import LONG_FROM, to_long_text
+from ..reports.means_text import means_text
 from ..reports.output_files import check_outputs
 from ..safe_text import terminal_text
 from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
+from ..stats.comparison import evaluate_systems
 from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
 from .runs import deferred_runs, return_freed_memory_at_once
 
@@ -121,6 +124,14 @@ def add_parser(subcommands) -> None:
     cmd.add_argument("--wide", action="store_true",
                      help=f"one column per run, even for {LONG_FROM} runs or more (which "
                      "otherwise print one line per metric and run, best first)")
+    cmd.add_argument("--means-only", action="store_true",
+                     help="print each run's means alone: no intervals, no tests, no "
+                     "resampling (what trec_eval prints; the quickest for many runs). "
+                     "Not with --report, which shows the intervals and tests")
+    cmd.add_argument("--jobs", metavar="N", type=int, default=None,
+                     help="runs evaluated at once, each in a worker process (Linux; "
+                     "default: the cores this process may use; 1: one after the other). "
+                     "The numbers are the same for any N")
     cmd.add_argument("--quiet", action="store_true",
                      help="no progress bars (there are none unless stderr is a terminal)")
     cmd.add_argument("--trec-extra-fields", choices=EXTRA_FIELDS, default="error",
@@ -295,6 +306,12 @@ def run(args) -> int:
     names = _names(args.names, run_paths)
     if args.baseline is not None and args.baseline not in names:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the run names {names}")
+    if args.means_only and args.report is not None:
+        raise UsageError("--report shows intervals and tests, which --means-only leaves "
+                         "out: drop one of them")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be a positive integer, got {args.jobs}")
+    jobs = available_cores() if args.jobs is None else args.jobs
     check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
     check_output_names(args.per_query, "--per-query", (".csv",))
     if spans:
@@ -339,8 +356,24 @@ def run(args) -> int:
         except InputError as error:
             raise UsageError(f"GOLDEN {args.golden}: {error}") from None
         # Each run is read when it is scored, a large TREC run in parts (ragmetrics.cli.runs).
+        # In worker processes (--jobs) each reads its own runs, without bars that two
+        # processes would draw over each other.
+        parallel = jobs > 1 and len(run_paths) > 1 and can_fork()
         runs = deferred_runs(run_paths, names, extra_fields=args.trec_extra_fields,
-                             duplicates=conventions["duplicates"], show_progress=show_progress)
+                             duplicates=conventions["duplicates"],
+                             show_progress=show_progress and not parallel,
+                             read_ahead=not parallel)
+    long_form = len(runs) >= LONG_FROM and not args.wide
+    if args.means_only:
+        evaluations, notes = evaluate_systems(
+            runs, judgments, metrics, conventions=Conventions(**conventions),
+            preset=args.preset, chunks=chunks, jobs=jobs)
+        print(means_text(evaluations, long_form=long_form, notes=notes))
+        if args.per_query is not None:
+            write_per_query_csv(evaluations, args.per_query)
+            print(terminal_text(f"per-query values written to {args.per_query}"),
+                  file=sys.stderr)
+        return 0
     comparison = compare(
         runs,
         judgments,
@@ -354,10 +387,10 @@ def run(args) -> int:
         seed=args.seed,
         correction=args.correction,
         progress=resampling_callback(show_progress),
+        jobs=jobs,
         **conventions,
         preset=args.preset,
     )
-    long_form = len(runs) >= LONG_FROM and not args.wide
     print(to_long_text(comparison) if long_form else to_text(comparison))
     if args.report is not None:
         write_report(comparison, args.report)

@@ -34,10 +34,12 @@ READ_AHEAD = max(1, min(2, os.cpu_count() or 1))
 
 
 def deferred_runs(paths: list[str], names: list[str], *, extra_fields: str, duplicates: str,
-                  show_progress: bool) -> dict:
+                  show_progress: bool, read_ahead: bool = True) -> dict:
     """``{name: run}`` for :func:`ragmetrics.compare`, each read when it is scored.
 
-    Every file is checked to exist (and its format told) before anything is read.
+    Every file is checked to exist (and its format told) before anything is read. With
+    ``read_ahead=False`` each run is read when asked for and nothing ahead: for worker
+    processes (``--jobs``), each of which reads the runs it scores.
     """
     read = _Reader(paths, extra_fields=extra_fields, duplicates=duplicates)
     runs = {}
@@ -48,6 +50,8 @@ def deferred_runs(paths: list[str], names: list[str], *, extra_fields: str, dupl
                 parts=lambda path=path: _parts(path, read, show_progress),
                 whole=lambda i=i: read.whole(i),
                 on_fallback=lambda error, path=path: _say_in_memory(path, error))
+        elif not read_ahead:
+            runs[name] = DeferredRun(lambda i=i: read.whole(i))
         else:
             read.defer(i)
             runs[name] = DeferredRun(lambda i=i: read.take(i))

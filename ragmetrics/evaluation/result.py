@@ -160,15 +160,17 @@ def warn_nothing_retrieved(n: int, depth: int | None, *, stacklevel: int = 3) ->
 def summarize(per_query: pd.DataFrame, specs) -> pd.Series:
     """The mean of each number column (``specs``: the columns' metrics, in order); the
     geometric mean for the metrics it defines (gm_map, gm_bpref); text columns left out."""
-    values = {}
-    for column, spec in zip(per_query.columns, specs, strict=True):
-        if spec.info.kind == "text":
-            continue
-        frame = per_query[[column]]
-        values[column] = (_geometric_mean(frame) if spec.info.summary == "gmean"
-                          else frame.mean(axis=0, skipna=True)).iloc[0]
-    return pd.Series(values, index=[c for c in per_query.columns if c in values],
-                     dtype=np.float64)
+    kinds = [("text" if spec.info.kind == "text" else spec.info.summary)
+             for spec in specs]
+    numbers = [i for i, kind in enumerate(kinds) if kind != "text"]
+    # One mean over all the number columns (pandas reduces each column alone, as if it
+    # were taken by itself: the same sums, bit for bit), the geometric ones replaced.
+    frame = per_query.iloc[:, numbers]
+    means = frame.mean(axis=0, skipna=True).to_numpy(np.float64, copy=True)
+    geometric = [j for j, i in enumerate(numbers) if kinds[i] == "gmean"]
+    if geometric:
+        means[geometric] = _geometric_mean(frame.iloc[:, geometric]).to_numpy()
+    return pd.Series(means, index=per_query.columns[numbers], dtype=np.float64)
 
 
 def _geometric_mean(frame: pd.DataFrame) -> pd.Series:

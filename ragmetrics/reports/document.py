@@ -33,6 +33,7 @@ __all__ = [
     "Section",
     "build_report",
     "conventions_line",
+    "conventions_text",
     "overview_line",
 ]
 
@@ -207,11 +208,17 @@ def overview_line(c: Comparison) -> str:
 
 def conventions_line(c: Comparison) -> str:
     """Every convention and the statistics' settings, as ``key=value, ...``."""
+    return conventions_text(c.conventions, c.preset,
+                            [f"correction={c.correction}", f"alpha={c.alpha:g}"])
+
+
+def conventions_text(conventions, preset: str | None, settings: list[str] = ()) -> str:
+    """The conventions (those :func:`ragmetrics.policies.shown` shows), then
+    ``settings``, then the preset, as ``key=value, ...``."""
     return ", ".join(
         [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"
-         for key, value in shown(c.conventions).items()]
-        + [f"correction={c.correction}", f"alpha={c.alpha:g}"]
-        + ([f"preset={c.preset}"] if c.preset else [])
+         for key, value in shown(conventions).items()]
+        + list(settings) + ([f"preset={preset}"] if preset else [])
     )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "fixed_width",
     "format_count",
     "format_effect",
     "format_interval",
@@ -78,3 +79,11 @@ def format_percent(confidence: float) -> str:
 def format_count(n: int, one: str, many: str) -> str:
     """``n`` and the noun that goes with it: "1 query", "30 queries"."""
     return f"{n} {one if n == 1 else many}"
+
+
+def fixed_width(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as lines of left-aligned columns two spaces apart (no trailing
+    spaces): a table for a terminal. The first row is usually the header."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+            .rstrip() for row in rows]

@@ -14,7 +14,13 @@ import numpy as np
 from ..safe_text import terminal_text
 from ..stats.comparison import Comparison
 from .document import conventions_line, overview_line
-from .formatting import format_interval, format_p, format_percent, format_signed
+from .formatting import (
+    fixed_width,
+    format_interval,
+    format_p,
+    format_percent,
+    format_signed,
+)
 
 __all__ = ["LONG_FROM", "to_long_text"]
 
@@ -59,9 +65,7 @@ def to_long_text(comparison: Comparison) -> str:
                 cells += [format_signed(t["difference"]), format_p(t["p_adjusted"]),
                           t["verdict"]]
             rows.append(cells)
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    table = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-             .rstrip() for row in [header, *rows]]
+    table = fixed_width([header, *rows])
     lines = [overview_line(c), "", *table]
     if c.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in c.warnings]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
+from ..evaluation import Evaluation
 from ..safe_text import spreadsheet_cell
 from ..stats.comparison import Comparison
 from .output_files import write_atomic
@@ -13,8 +15,11 @@ from .output_files import write_atomic
 __all__ = ["per_query_frame", "write_per_query_csv"]
 
 
-def per_query_frame(comparison: Comparison) -> pd.DataFrame:
+def per_query_frame(comparison: Comparison | Mapping[str, Evaluation]) -> pd.DataFrame:
     """Every per-query value, long by system: columns ``query_id``, ``system``, metrics.
+
+    ``comparison`` is a :class:`~ragmetrics.Comparison`, or each system's
+    :class:`~ragmetrics.Evaluation` (``ragmetrics evaluate --means-only``).
 
     Examples
     --------
@@ -26,15 +31,17 @@ def per_query_frame(comparison: Comparison) -> pd.DataFrame:
     0       q1      a  0.5
     1       q1      b  1.0
     """
+    per_query = (comparison.per_query if isinstance(comparison, Comparison) else
+                 {system: evaluation.per_query for system, evaluation in comparison.items()})
     frames = []
-    for system in comparison.systems:
-        frame = comparison.per_query[system].reset_index()
+    for system in per_query:
+        frame = per_query[system].reset_index()
         frame.insert(1, "system", system)
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 
 
-def write_per_query_csv(comparison: Comparison, path) -> Path:
+def write_per_query_csv(comparison: Comparison | Mapping[str, Evaluation], path) -> Path:
     """Write :func:`per_query_frame` as CSV, atomically: one row per query and system.
 
     A query id or system name that a spreadsheet would run as a formula (it starts

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..safe_text import terminal_text
 from ..stats.comparison import Comparison
 from .document import ReportDocument, build_report
+from .formatting import fixed_width
 from .tables import Table
 
 __all__ = ["render_text", "to_text"]
@@ -43,8 +44,4 @@ def render_text(document: ReportDocument) -> str:
 
 
 def _fixed_width(table: Table) -> str:
-    rows = [table.header, *table.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(table.header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
-    return "\n".join(lines)
+    return "\n".join(fixed_width([list(table.header), *map(list, table.rows)]))

@@ -44,6 +44,7 @@ from ..errors import (
     RankOrderWarning,
 )
 from ..evaluation import Evaluation, check_judgments, evaluate
+from ..evaluation.in_parallel import map_in_workers
 from ..policies import Conventions, parameters_doc, preset_conventions
 from ..spans.judging import span_comparison
 from ..spans.names import default_span_metrics, parse_metric_names
@@ -65,7 +66,7 @@ from .t_test import paired_t_test
 from .verdicts import MAX_RESAMPLES_FACTOR, randomization_verdicts
 
 __all__ = ["CORRECTIONS", "DEFAULT_CUTOFFS", "UNDECIDED", "Comparison", "compare",
-           "default_metrics"]
+           "default_metrics", "evaluate_systems"]
 
 #: The cut-offs of the default metrics.
 DEFAULT_CUTOFFS = (5, 10, 20)
@@ -402,6 +403,7 @@ def compare(
     seed: int = 0,
     correction: str = "holm",
     progress: bool | Callable[[int, int], object] | None = None,
+    jobs: int = 1,
     relevance_level: float = 1,
     gain: str = "linear",
     ties: str = "trec_eval",
@@ -473,6 +475,12 @@ def compare(
         advances; ``done`` reaches ``total`` at the end. ``total`` counts resamples over
         every pass (the bootstrap, then the randomization test), so it is a multiple of
         ``n_resamples``; it grows when an undecided claim is resampled further.
+    jobs : int, default 1
+        How many systems are evaluated at once, each in a worker process forked from
+        this one (Linux; elsewhere one after the other). The values are the same for any
+        ``jobs``; with many systems of modest size (a hundred TREC runs), ``jobs`` equal
+        to the cores roughly divides the time of evaluating them by the cores
+        (``ragmetrics evaluate --jobs``). The resampling stays in this process.
 {conventions}
         The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
         same for every system. Under a ``"skip"`` policy, each statistic uses the queries
@@ -524,8 +532,7 @@ def compare(
         raise InputValueError(f"baseline {baseline!r} is not one of the systems {names}")
     names = [baseline] + [s for s in names if s != baseline]
     spans = span_comparison(names, qrels, chunks=chunks, evidence=evidence, documents=documents)
-    metric_names = (default_metrics() if spans is None else default_span_metrics()) \
-        if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics))
+    metric_names = _metric_names(metrics, spans)
     specs = parse_metric_names(metric_names)
     alpha = check_alpha(alpha)
     confidence = check_confidence(confidence)
@@ -538,6 +545,7 @@ def compare(
             f"max_resamples ({max_resamples}) must be at least n_resamples ({n_resamples})"
         )
     seed = check_seed(seed)
+    jobs = check_positive_int(jobs, "jobs")
     correction = check_correction(correction)
     if isinstance(progress, bool):  # True: a bar (a widget in a notebook)
         from ..progress import resampling_callback  # tqdm, imported when a bar is drawn
@@ -552,17 +560,8 @@ def compare(
         "score_precision": score_precision, "query_id_docs": query_id_docs,
         "ap_denominator": ap_denominator, "ideal_order": ideal_order,
     }))
-    policies = conventions.as_dict() | {"preset": preset}
-
-    notes: list[str] = []
-    if spans is None:
-        check_judgments(qrels, metric_names, **policies)  # its errors once, not a system's
-        judgments, chunkings = qrels, dict.fromkeys(names)
-    else:  # evidence: checked when read; each system's chunking checked already
-        judgments, chunkings = spans.judgments, spans.chunks
-    evaluations = {name: _evaluate(name, systems[name], judgments, metric_names, policies,
-                                   notes, chunks=chunkings[name])
-                   for name in names}
+    evaluations, notes = _evaluate_all({name: systems[name] for name in names}, qrels,
+                                       metric_names, spans, conventions, preset, jobs)
     per_query = _aligned(evaluations)
     n_queries = len(per_query[baseline])
 
@@ -625,7 +624,92 @@ def compare(
     )
 
 
+def evaluate_systems(
+    systems: Mapping,
+    qrels=None,
+    metrics: Sequence[str] | None = None,
+    *,
+    conventions: Conventions | None = None,
+    preset: str | None = None,
+    chunks=None,
+    evidence=None,
+    documents=None,
+    jobs: int = 1,
+) -> tuple[dict[str, Evaluation], tuple[str, ...]]:
+    """Evaluate every system as :func:`compare` does, without its statistics: each
+    system's :class:`~ragmetrics.Evaluation` and the notes a comparison would print.
+
+    What ``ragmetrics evaluate --means-only`` prints, and the first step of
+    :func:`compare`: the judgments checked once, each system evaluated (on ``jobs``
+    forked workers), its warnings turned into notes that name it (the judgments'
+    warnings said once).
+
+    Parameters
+    ----------
+    systems, qrels, metrics, chunks, evidence, documents, jobs, preset
+        As in :func:`compare`.
+    conventions : Conventions, optional
+        The conventions, ``preset`` applied already (default: ``Conventions()``).
+
+    Returns
+    -------
+    evaluations : dict of str to Evaluation
+        In the order of ``systems``.
+    notes : tuple of str
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a"}, "q2": {"b"}}
+    >>> runs = {"old": {"q1": ["z", "a"], "q2": ["b"]}, "new": {"q1": ["a"]}}
+    >>> evaluations, notes = evaluate_systems(runs, qrels, ["mrr"])
+    >>> {name: float(e.summary["mrr"]) for name, e in evaluations.items()}
+    {'old': 0.75, 'new': 0.5}
+    >>> notes
+    ('new: 1 judged query missing from the run, scored 0: q2',)
+    """
+    systems = _check_systems(systems)
+    spans = span_comparison(list(systems), qrels, chunks=chunks, evidence=evidence,
+                            documents=documents)
+    metric_names = _metric_names(metrics, spans)
+    parse_metric_names(metric_names)
+    conventions = Conventions() if conventions is None else conventions
+    if not isinstance(conventions, Conventions):
+        raise InputTypeError(f"conventions must be a Conventions, got {conventions!r}")
+    jobs = check_positive_int(jobs, "jobs")
+    return _evaluate_all(systems, qrels, metric_names, spans, conventions, preset, jobs)
+
+
 # -- steps -------------------------------------------------------------------------------
+
+
+def _metric_names(metrics, spans) -> list[str]:
+    if metrics is None:
+        return default_metrics() if spans is None else default_span_metrics()
+    return [metrics] if isinstance(metrics, str) else list(metrics)
+
+
+def _evaluate_all(systems: dict, qrels, metric_names, spans, conventions: Conventions,
+                  preset, jobs: int) -> tuple[dict[str, Evaluation], tuple[str, ...]]:
+    """Each system's evaluation, in order, and the notes (see :func:`evaluate_systems`)."""
+    policies = conventions.as_dict() | {"preset": preset}
+    if spans is None:
+        check_judgments(qrels, metric_names, **policies)  # its errors once, not a system's
+        judgments, chunkings = qrels, dict.fromkeys(systems)
+    else:  # evidence: checked when read; each system's chunking checked already
+        judgments, chunkings = spans.judgments, spans.chunks
+
+    def evaluate_system(name: str) -> tuple[Evaluation, list[str]]:
+        found: list[str] = []
+        return _evaluate(name, systems[name], judgments, metric_names, policies, found,
+                         chunks=chunkings[name]), found
+
+    evaluations, notes = {}, []
+    names = list(systems)
+    for name, (evaluation, found) in zip(
+            names, map_in_workers(evaluate_system, names, jobs=jobs), strict=True):
+        evaluations[name] = evaluation
+        notes += [note for note in found if note not in notes]  # the judgments' notes: once
+    return evaluations, tuple(notes)
 
 
 def _check_systems(systems) -> dict:

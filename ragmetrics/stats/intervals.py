@@ -20,6 +20,7 @@ from .checks import (
     check_confidence,
     sample_size_warnings,
 )
+from .distributions import normal_cdf, normal_quantile, student_t_quantile
 from .resampling import bootstrap_means
 from .rounding import ROUNDING, paired_differences, power_of_two_scale
 
@@ -141,7 +142,6 @@ def bootstrap_interval(
     confidence = check_confidence(confidence)
     method = check_method(method)
     limits = check_bounds(bounds, values.shape[1])
-    from scipy.special import ndtr, ndtri, stdtrit  # light, and only when intervals are made
 
     finite = np.isfinite(values)
     n = finite.sum(axis=0)
@@ -161,7 +161,7 @@ def bootstrap_interval(
         cols = np.flatnonzero(spread)
         k = n[cols].astype(np.float64)
         centre = m[cols]
-        t_quantile = stdtrit(k - 1.0, 1.0 - tail)
+        t_quantile = student_t_quantile(1.0 - tail, k - 1.0)
         boot = means[:, cols] / scale[cols]
         if method == "bca":
             # Each column has its own quantile levels: sort once, read two of them.
@@ -172,15 +172,15 @@ def bootstrap_interval(
             equal = (np.abs(ordered - centre) <= tolerance).sum(axis=0)
             share = np.clip((below + 0.5 * equal) / resamples, 0.5 / resamples,
                             1.0 - 0.5 / resamples)
-            z0 = ndtri(share)
+            z0 = normal_quantile(share)
             accel = (dev[:, cols] ** 3).sum(axis=0) / (6.0 * ss2[cols] ** 1.5)
-            q_low, q_high = (_bca_level(z0, accel, ndtri(p), ndtr) for p in (tail, 1 - tail))
+            q_low, q_high = (_bca_level(z0, accel, normal_quantile(p)) for p in (tail, 1 - tail))
             low[cols] = _column_quantiles(ordered, q_low)
             high[cols] = _column_quantiles(ordered, q_high)
         else:
             # The levels depend on n only: columns with the same n share them, and a
             # partial sort (np.quantile) finds both ends.
-            q_low = (ndtr(-np.sqrt(k / (k - 1.0)) * t_quantile) if method != "percentile"
+            q_low = (normal_cdf(-np.sqrt(k / (k - 1.0)) * t_quantile) if method != "percentile"
                      else np.full(len(cols), tail))
             for size in np.unique(k):
                 same = k == size
@@ -217,7 +217,7 @@ def _column_quantiles(ordered: np.ndarray, q: np.ndarray) -> np.ndarray:
     return low + (high - low) * weight
 
 
-def _bca_level(z0, accel, z, ndtr):
+def _bca_level(z0, accel, z):
     """The BCa quantile level for the normal quantile ``z``.
 
     Past the pole ``a (z0 + z) = 1`` the formula turns back on itself: the level is then
@@ -226,7 +226,7 @@ def _bca_level(z0, accel, z, ndtr):
     shifted = z0 + z
     denominator = 1.0 - accel * shifted
     with np.errstate(divide="ignore", invalid="ignore"):
-        level = ndtr(z0 + shifted / denominator)
+        level = normal_cdf(z0 + shifted / denominator)
     return np.where(denominator > 0, level, 1.0 if z > 0 else 0.0)
 
 

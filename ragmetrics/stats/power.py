@@ -37,6 +37,7 @@ import pandas as pd
 
 from ..errors import InputValueError
 from .checks import as_values, check_alpha, check_level
+from .distributions import normal_quantile
 
 __all__ = ["DEFAULT_POWER", "minimum_detectable_effect", "power_table", "queries_needed",
            "t_test_power"]
@@ -210,9 +211,7 @@ def queries_needed(differences, target: float, *, alpha: float = 0.05,
 
 
 def _normal_quantile(p: float) -> float:
-    from scipy import special
-
-    return float(special.ndtri(p))
+    return float(normal_quantile(p))
 
 
 def power_table(per_query: dict, systems: tuple, metrics: tuple, *, target: float = 0.02,
