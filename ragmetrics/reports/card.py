@@ -10,13 +10,16 @@ comparable; two with different cards may not be.
 from __future__ import annotations
 
 import platform
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from ..policies import PRESETS, describe
-from ..stats.comparison import Comparison
 from .formatting import format_percent
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["convention_card"]
 

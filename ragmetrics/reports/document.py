@@ -15,13 +15,16 @@ This module computes nothing: the numbers are the Comparison's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..policies import shown
-from ..stats.comparison import Comparison
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
 from .tables import Table, differences_table, frame_table, summary_table
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = [
     "DRILLDOWN_ROWS",

@@ -12,12 +12,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..evaluation.query_view import QueryRankings, shown_by_query
 from ..metrics.table import parse_metric
-from ..stats.comparison import Comparison
 from ..stats.power import DEFAULT_POWER
 from .formatting import format_number, format_percent, format_signed
 from .tables import Table
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["POWER_TARGET", "RANKED_QUERIES", "power_section", "ranking_sections"]
 

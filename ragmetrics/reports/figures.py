@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import base64
 import io
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InputValueError
 from ..plotting import PALETTE
 from ..safe_text import plot_text
-from ..stats.comparison import Comparison
 from .formatting import format_count, format_percent
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["plot_differences", "plot_intervals", "png_base64"]
 

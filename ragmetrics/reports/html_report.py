@@ -12,8 +12,8 @@ when a page with figures is made; ``figures=False`` leaves them out.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-from ..stats.comparison import Comparison
 from .document import (
     RANKINGS_HEADING,
     RANKINGS_NOTE,
@@ -24,6 +24,9 @@ from .document import (
     build_report,
 )
 from .tables import Table
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["render_html", "to_html"]
 

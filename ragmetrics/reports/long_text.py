@@ -9,10 +9,11 @@ more than :data:`LONG_FROM` runs (``--wide`` for the wide table).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..safe_text import terminal_text
-from ..stats.comparison import Comparison
 from .document import conventions_line, overview_line
 from .formatting import (
     fixed_width,
@@ -21,6 +22,9 @@ from .formatting import (
     format_percent,
     format_signed,
 )
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["LONG_FROM", "to_long_text"]
 

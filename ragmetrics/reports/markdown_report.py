@@ -6,8 +6,9 @@ markup: no HTML, no link, no table break (:func:`~ragmetrics.safe_text.markdown_
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..safe_text import markdown_text
-from ..stats.comparison import Comparison
 from .document import (
     RANKINGS_HEADING,
     RANKINGS_NOTE,
@@ -17,6 +18,9 @@ from .document import (
     build_report,
 )
 from .tables import Table
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["render_markdown", "to_markdown"]
 

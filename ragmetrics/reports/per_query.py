@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..evaluation import Evaluation
 from ..safe_text import spreadsheet_cell
-from ..stats.comparison import Comparison
 from .output_files import write_atomic
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["per_query_frame", "write_per_query_csv"]
 
@@ -31,8 +34,8 @@ def per_query_frame(comparison: Comparison | Mapping[str, Evaluation]) -> pd.Dat
     0       q1      a  0.5
     1       q1      b  1.0
     """
-    per_query = (comparison.per_query if isinstance(comparison, Comparison) else
-                 {system: evaluation.per_query for system, evaluation in comparison.items()})
+    per_query = ({system: evaluation.per_query for system, evaluation in comparison.items()}
+                 if isinstance(comparison, Mapping) else comparison.per_query)
     frames = []
     for system in per_query:
         frame = per_query[system].reset_index()

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputValueError
-from ..stats.comparison import Comparison
 from .html_report import to_html
 from .markdown_report import to_markdown
 from .output_files import write_atomic
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["REPORT_FORMATS", "write_report"]
 

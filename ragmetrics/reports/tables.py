@@ -9,11 +9,11 @@ renderer draws.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from ..stats.comparison import Comparison
 from .formatting import (
     format_effect,
     format_interval,
@@ -23,6 +23,9 @@ from .formatting import (
     format_percent,
     format_signed,
 )
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["Table", "differences_table", "frame_table", "summary_table"]
 

@@ -10,11 +10,15 @@ shown as an escape: ids and names cannot drive the terminal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..safe_text import terminal_text
-from ..stats.comparison import Comparison
 from .document import ReportDocument, build_report
 from .formatting import fixed_width
 from .tables import Table
+
+if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
+    from ..stats.comparison import Comparison
 
 __all__ = ["render_text", "to_text"]
 
