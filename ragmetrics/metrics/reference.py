@@ -43,6 +43,7 @@ __all__ = [
     "dcg_at_k",
     "eleven_point_average",
     "err_at_k",
+    "g_measure",
     "hit_rate_at_k",
     "ideal_dcg_at_k",
     "infap",
@@ -50,7 +51,9 @@ __all__ = [
     "judged_at_k",
     "mrr",
     "ndcg_at_k",
+    "ndcg_rel",
     "num_nonrel_judged_ret",
+    "num_q",
     "num_rel",
     "num_rel_ret",
     "num_ret",
@@ -61,6 +64,8 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "relative_precision_at_k",
+    "relstring",
+    "rndcg",
     "rprec_mult",
     "set_ap",
     "set_f",
@@ -1277,3 +1282,180 @@ def bing(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
         else:
             above += 1
     return math.fsum(total) / len(q.relevant_ids)
+
+
+# -- trec_eval's experimental nDCG variants and G, its queries and relstring ---------------
+
+
+def _graded(retrieved, relevant, gain, gains, relevance_level, duplicates):
+    """The query, its retrieved docs' gains and its ideal gains (positive, best first)."""
+    check_choice(gain, GAIN_POLICIES, "gain")
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    q.check_gains(gain)
+    found = [_doc_gain(q, doc, gain, gains) for doc in q.ranking]
+    ideal = sorted((g for g in (_doc_gain(q, doc, gain, gains) for doc in q.grades) if g > 0),
+                   reverse=True)
+    return q, found, ideal
+
+
+def _running_dcg(gains: list[float]) -> list[float]:
+    """DCG@1, DCG@2, ...: the running sums of gain / log2(rank + 1)."""
+    total, out = 0.0, []
+    for rank, g in enumerate(gains, start=1):
+        total += g / math.log2(rank + 1)
+        out.append(total)
+    return out
+
+
+def ndcg_rel(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linear",
+             relevance_level: float = 1, empty_relevant: str = "zero",
+             duplicates: str = "error") -> float:
+    r"""trec_eval's experimental ``ndcg_rel``: nDCG averaged over the docs with a gain.
+
+    .. math:: \mathrm{ndcg\_rel} = \frac{1}{L} \Big( \sum_{i:\, g_i > 0}
+              \frac{\mathrm{DCG@}i}{\mathrm{IDCG@}\min(i, L)}
+              + (L - F) \frac{\mathrm{DCG}}{\mathrm{IDCG}} \Big)
+
+    over the ranks :math:`i` of the retrieved docs with a positive gain (:math:`F` of
+    them), :math:`L` the judged docs with a positive gain: each one not retrieved counts
+    the DCG of the whole ranking over the whole ideal DCG. 0 when :math:`L = 0`.
+
+    Examples
+    --------
+    >>> ndcg_rel(["a", "b"], {"a": 1, "b": 1})   # ideal: 1 at each relevant doc
+    1.0
+    >>> round(ndcg_rel(["x", "a"], {"a": 1}), 4)  # (1 / log2 3) / 1, at rank 2
+    0.6309
+    """
+    q, found, ideal = _graded(retrieved, relevant, gain, gains, relevance_level, duplicates)
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    if not ideal:
+        return 0.0
+    dcg, idcg = _running_dcg(found), _running_dcg(ideal)
+    points = [dcg[i] / idcg[min(i, len(ideal) - 1)] for i, g in enumerate(found) if g > 0]
+    final = dcg[-1] if dcg else 0.0
+    total = math.fsum(points) + (len(ideal) - len(points)) * final / idcg[-1]
+    return total / len(ideal) if total > 0 else 0.0
+
+
+def rndcg(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linear",
+          relevance_level: float = 1, empty_relevant: str = "zero",
+          duplicates: str = "error") -> float:
+    r"""trec_eval's experimental ``Rndcg``: nDCG averaged at the "R levels", the ranks
+    :math:`b` where the ideal ranking's gain changes (its last positive gain included,
+    :math:`b = L`):
+
+    .. math:: \mathrm{Rndcg} = \frac{1}{|B|} \sum_{b \in B}
+              \frac{\mathrm{DCG@}b}{\mathrm{IDCG@}b}
+
+    and, when the ranking runs on past rank :math:`L + 1`, one more point: the DCG of
+    the whole ranking over the whole ideal DCG (trec_eval's rule). 0 for a query with
+    no relevant doc.
+
+    Examples
+    --------
+    Grades 2, 1: the ideal's gain changes after rank 1 and ends after rank 2, so the
+    points are DCG@1 / IDCG@1 = 1/2 and (1 + 2/log2 3) / (2 + 1/log2 3) = 0.8597:
+
+    >>> round(rndcg(["b", "a"], {"a": 2, "b": 1}), 4)
+    0.6799
+    """
+    q, found, ideal = _graded(retrieved, relevant, gain, gains, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=0.0)
+    if empty is not None:
+        return empty
+    if not ideal:  # relevant docs, but a gain map gives none of them a positive gain
+        return 0.0
+    dcg, idcg = _running_dcg(found), _running_dcg(ideal)
+
+    def dcg_at(b: int) -> float:
+        return dcg[min(b, len(dcg)) - 1] if dcg else 0.0
+
+    levels = [b for b in range(1, len(ideal)) if ideal[b] != ideal[b - 1]] + [len(ideal)]
+    points = [dcg_at(b) / idcg[b - 1] for b in levels if idcg[b - 1] > 0]
+    if ideal and len(found) > len(ideal) + 1 and idcg[-1] > 0:
+        points.append(dcg[-1] / idcg[-1])
+    return math.fsum(points) / len(points) if points else 0.0
+
+
+def g_measure(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linear",
+              relevance_level: float = 1, empty_relevant: str = "zero",
+              duplicates: str = "error") -> float:
+    r"""trec_eval's experimental ``G``: each retrieved gain :math:`g_i` discounted by how
+    far the gain collected lags behind the ideal's,
+
+    .. math:: G = \frac{1}{\sum_j g^*_j} \sum_{i:\, g_i \ne 0}
+              \frac{g_i}{\log_2(2 + C_i - S_i)}
+
+    with :math:`S_i = \sum_{j \le i} g_j` the gain collected down to rank :math:`i` and
+    :math:`C_i = \sum_{j \le i} \max(g^*_j, 1)` the ideal's (:math:`g^*_j` the ideal
+    ranking's gain at rank :math:`j`, 0 past its end: every rank costs at least 1).
+
+    Examples
+    --------
+    >>> g_measure(["a"], {"a": 1})          # C = S = 1 at rank 1: 1 / log2(2)
+    1.0
+    >>> round(g_measure(["x", "a"], {"a": 1}), 4)  # rank 2: C = 2, S = 1: 1 / log2 3
+    0.6309
+    """
+    q, found, ideal = _graded(retrieved, relevant, gain, gains, relevance_level, duplicates)
+    if empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return empty
+    if not ideal:
+        return 0.0
+    cost = collected = 0.0
+    terms = []
+    for rank, g in enumerate(found):
+        cost += max(ideal[rank], 1.0) if rank < len(ideal) else 1.0
+        collected += g
+        if g != 0:
+            terms.append(g / math.log2(2 + cost - collected))
+    return math.fsum(terms) / math.fsum(ideal)
+
+
+def num_q(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
+          empty_relevant: str = "zero", duplicates: str = "error") -> float:
+    """trec_eval's ``num_q``: 1 for the query, so that its sum over queries counts them.
+
+    Examples
+    --------
+    >>> num_q(["a"], {"b"})
+    1.0
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    empty = _if_empty(q, empty_relevant, article_value=1.0)
+    return 1.0 if empty is None or not math.isnan(empty) else empty
+
+
+def relstring(retrieved: Iterable, relevant: Any, length: int = 10, *,
+              relevance_level: float = 1, empty_relevant: str = "zero",
+              duplicates: str = "error") -> str:
+    """trec_eval's ``relstring``: the judgments of the top ``length`` docs, a character
+    each: the grade (0-9, ``>`` above 9), ``-`` for a doc not judged, ``.`` for one
+    judged below 0 (``?`` for a grade that is not a whole number).
+
+    Examples
+    --------
+    >>> relstring(["a", "x", "b", "n"], {"a": 2, "b": 12, "n": -1})
+    '2->.'
+    >>> relstring(["a", "x", "b"], {"a": 2}, 2)
+    '2-'
+    """
+    q = _Judged(retrieved, relevant, relevance_level, duplicates)
+
+    def character(doc) -> str:
+        if doc not in q.grades:
+            return "-"
+        grade = q.grades[doc]
+        if grade < 0:
+            return "."
+        if grade != math.floor(grade):
+            return "?"
+        return ">" if grade > 9 else str(int(grade))
+
+    return "".join(character(doc) for doc in q.ranking[:length])

@@ -345,7 +345,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="How close to ideal is the ranking at each relevant chunk?",
             description="DCG@i / IDCG@i averaged over the ranks i of the docs with a gain "
             "(trec_eval's experimental ndcg_rel)",
-            cutoff="none", kernel=graded.ndcg_rel, reference=None, uses_gains=True,
+            cutoff="none", kernel=graded.ndcg_rel, reference=ref.ndcg_rel, uses_gains=True,
             params=(_GAINS,), trec_eval=("ndcg_rel",),
         ),
         MetricInfo(
@@ -353,7 +353,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="How close to ideal is the ranking where the ideal's gain drops?",
             description="nDCG averaged at the ranks where the ideal ranking's gain changes "
             "(trec_eval's experimental Rndcg)",
-            cutoff="none", kernel=graded.rndcg, reference=None, uses_gains=True,
+            cutoff="none", kernel=graded.rndcg, reference=ref.rndcg, uses_gains=True,
             params=(_GAINS,), trec_eval=("Rndcg",),
         ),
         MetricInfo(
@@ -361,7 +361,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="How well does the gain collected keep up with the ideal's?",
             description="sum of gain / log2(2 + ideal gain so far - gain so far), over the "
             "ideal's total (trec_eval's experimental G)",
-            cutoff="none", kernel=graded.g, reference=None, uses_gains=True,
+            cutoff="none", kernel=graded.g, reference=ref.g_measure, uses_gains=True,
             params=(_GAINS,), average_ties=False, trec_eval=("G",),
         ),
         MetricInfo(
@@ -376,7 +376,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             name="num_q", pretty_name="Queries",
             question="How many queries are scored?",
             description="1 per query; summed, the number of queries",
-            cutoff="none", kernel=sets.num_q, reference=None, summary="sum",
+            cutoff="none", kernel=sets.num_q, reference=ref.num_q, summary="sum",
             of_the_query=True, upper_bound=_INF, trec_eval=("num_q",),
         ),
         MetricInfo(
@@ -456,7 +456,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="What were the top docs judged?",
             description="one character per doc of the top 10: its grade, '-' not judged, "
             "'.' judged below 0",
-            cutoff="none", kernel=judged.relstring, reference=None, needs=_JUDGED,
+            cutoff="none", kernel=judged.relstring, reference=ref.relstring, needs=_JUDGED,
             params=(Param("length", 10, "count", "how many docs", positional=True),),
             kind="text", summary="none", average_ties=False, trec_eval=("relstring",),
         ),
