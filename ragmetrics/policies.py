@@ -141,7 +141,7 @@ CONVENTIONS: tuple[Convention, ...] = (
         details="lists of ids are already in rank order; \"average\" lies between "
         "\"pessimistic\" and \"optimistic\" for the metrics that reward relevance only "
         "(not the unjudged counts), and has no closed form for infAP, "
-        "interpolated precision, 11pt_avg, G, ERR or relstring (an error names them)",
+        "interpolated precision, 11pt_avg, G or relstring (an error names them)",
     ),
     Convention(
         "duplicates", "doc repeated in a ranking", "error",

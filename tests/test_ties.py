@@ -5,7 +5,7 @@ three values so that most rankings have ties, grades -1..3 and unjudged docs). F
 query, every order of its tied blocks is written out (the product of each block's
 permutations: at most 6! orders) and scored as a plain ranking; the mean over them must
 equal what ``ties="average"`` gives, to 1e-9, for every metric of the table that has a
-closed form. The metrics without one (ERR, infAP, interpolated precision, 11pt_avg, G,
+closed form. The metrics without one (infAP, interpolated precision, 11pt_avg, G,
 relstring) are refused with an error that names them, and that is checked too.
 
 And the property: each average lies between the values of ``ties="pessimistic"`` and
@@ -37,7 +37,7 @@ GRADES = [-1, 0, 1, 1, 2, 3]
 SCORES = [0.0, 1.0, 2.0]
 
 #: Metrics the closed forms do not cover (an error names them under ties="average").
-NO_CLOSED_FORM = {"err", "infap", "iprec_at_recall", "11pt_avg", "g", "relstring"}
+NO_CLOSED_FORM = {"infap", "iprec_at_recall", "11pt_avg", "g", "relstring"}
 #: Metrics that can fall outside the pessimistic-optimistic range (see the module doc).
 NOT_BOUNDED = {"unj", "judged", "utility", "num_nonrel_judged_ret", "rbp_resid"}
 #: Gain maps not increasing in the grade (grade 3 keeps its gain 3, below 9 or 5): the
@@ -174,8 +174,28 @@ def test_under_a_gain_map_not_increasing_in_the_grade_the_bounds_swap():
     assert mid == pytest.approx((low + high) / 2)
 
 
-@pytest.mark.parametrize("name", ["err@5", "infap", "iprec_at_recall@0.5", "11pt_avg", "g",
+@pytest.mark.parametrize("name", ["infap", "iprec_at_recall@0.5", "11pt_avg", "g",
                                   "relstring"])
 def test_metrics_without_a_closed_form_are_refused_by_name(name):
     with pytest.raises(ValueError, match=rf"ties='average' has no closed form for '{name}'"):
         ragmetrics.evaluate({"q": {"a": 1.0}}, {"q": {"a": 1}}, [name], ties="average")
+
+
+def test_err_averaged_over_the_orders_of_a_tie_by_hand():
+    # a (grade 1) and b (grade 2) tied at the top, g_max 2: R_a = 1/4, R_b = 3/4.
+    # a first: 1/4 + (3/4)(3/4)/2 = 0.53125; b first: 3/4 + (1/4)(1/4)/2 = 0.78125.
+    run, qrels = {"q": {"a": 1.0, "b": 1.0, "x": 0.5}}, {"q": {"a": 1, "b": 2}}
+    row = quiet_evaluate(run, qrels, ["err", "err@1"], ties="average").per_query.loc["q"]
+    assert row["err"] == pytest.approx((0.53125 + 0.78125) / 2, abs=1e-15)
+    assert row["err@1"] == pytest.approx((0.25 + 0.75) / 2, abs=1e-15)  # the first place only
+
+
+def test_err_average_over_a_large_tie_stays_a_probability():
+    # 400 tied docs, half of them grade 4: the subset means stay in [0, 1], no overflow.
+    docs = {f"d{i}": 1.0 for i in range(400)}
+    qrels = {"q": {f"d{i}": 4 * (i % 2) for i in range(400)}}
+    value = quiet_evaluate({"q": docs}, qrels, ["err"], ties="average").per_query.loc["q", "err"]
+    low, high = (quiet_evaluate({"q": docs}, qrels, ["err"], ties=t).per_query.loc["q", "err"]
+                 for t in ("pessimistic", "optimistic"))
+    assert low <= value <= high
+    assert 0.0 < value < 1.0

@@ -259,9 +259,74 @@ def err(r: RankedJudgments, k, *, max_grade: float | None = None, chances=()) ->
     for key, value in named.items():
         chance[(r.grade == key) & (r.judged if r.judged is not None else r.grade > 0)] = value
     going_on = _running_product(r, 1.0 - chance)
+    if r.ties is not None:
+        return r.per_query(_expected_err_terms(r, chance, going_on, k), k)
     reached = np.r_[1.0, going_on[:-1]] if len(going_on) else going_on
     reached = np.where(r.rank == 0, 1.0, reached)
     return r.per_query(chance * reached / (r.rank + 1.0), k)
+
+
+def _expected_err_terms(r: RankedJudgments, chance, going_on, k) -> np.ndarray:
+    r"""Under ``ties="average"``: each tie block's expected share of ERR, on its first row.
+
+    The docs above a block reach it with the same chance in every order (a product over
+    whole blocks). In a block of :math:`m` docs starting after rank :math:`p`, doc
+    :math:`x` is at place :math:`t` with chance :math:`1/m`, and then the :math:`t - 1`
+    docs above it in the block are a uniform choice among the others: they let the user
+    on with chance :math:`A_{t-1}`, the mean of :math:`\prod (1 - R_y)` over the
+    :math:`(t-1)`-subsets of the others (:func:`_subset_product_means`). So the block
+    adds :math:`P \sum_x \frac{R_x}{m} \sum_{t} \frac{A_{t-1}(x)}{p + t}`, :math:`P`
+    the chance of reaching it, over the places within the cut-off.
+    """
+    blocks = r.ties
+    start, size = blocks.start, blocks.size
+    first = r.rank[start]
+    reach = np.where(first > 0, going_on[np.maximum(start - 1, 0)], 1.0) if len(start) else 0.0
+    terms = np.zeros(len(chance))
+    alone = size == 1
+    terms[start[alone]] = chance[start[alone]] * reach[alone] / (first[alone] + 1.0)
+    cut = None if k is None else np.broadcast_to(np.asarray(k), (r.n_queries,))
+    for b in np.flatnonzero(~alone):
+        p, m = int(first[b]), int(size[b])
+        places = m if cut is None else min(m, int(cut[r.query[start[b]]]) - p)
+        if places > 0:
+            terms[start[b]] = reach[b] * _block_err(chance[start[b] : start[b] + m], p, places)
+    return terms
+
+
+def _block_err(chance: np.ndarray, p: int, places: int) -> float:
+    r""":math:`\sum_x \frac{R_x}{m} \sum_{t \le places} \frac{A_{t-1}(x)}{p + t}` for
+    a block of stopping chances ``chance`` after rank ``p`` (see
+    :func:`_expected_err_terms`); docs of one chance are alike, so one sum per chance."""
+    values, counts = np.unique(chance, return_counts=True)
+    discounts = 1.0 / (p + np.arange(1.0, places + 1.0))
+    total = 0.0
+    for i, (value, count) in enumerate(zip(values, counts, strict=True)):
+        if value == 0.0:
+            continue
+        others = counts.copy()
+        others[i] -= 1  # the block without one doc of this chance
+        means = _subset_product_means(1.0 - values, others, places)
+        total += count * value * float(means @ discounts)
+    return total / len(chance)
+
+
+def _subset_product_means(w: np.ndarray, counts: np.ndarray, n_terms: int) -> np.ndarray:
+    r""":math:`A_j`, :math:`j < n_{terms}`: the mean of :math:`\prod_{y \in S} w_y` over
+    the :math:`j`-subsets :math:`S` of the multiset (``w[i]`` taken ``counts[i]``
+    times). Each element added to a set of :math:`n - 1` makes
+    :math:`A'_j = \frac{j}{n} w A_{j-1} + \frac{n - j}{n} A_j`: weights that add up to
+    1, so no binomial grows and no sum cancels."""
+    means = np.zeros(n_terms)
+    means[0] = 1.0
+    j = np.arange(n_terms, dtype=np.float64)
+    n = 0
+    for value, count in zip(w, counts, strict=True):
+        for _ in range(int(count)):
+            n += 1
+            shifted = np.r_[0.0, means[:-1]]
+            means = (j / n) * value * shifted + np.maximum(n - j, 0.0) / n * means
+    return means
 
 
 def _running_product(r: RankedJudgments, values: np.ndarray) -> np.ndarray:

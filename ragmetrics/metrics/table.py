@@ -321,7 +321,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             params=(Param("max_grade", None, "optional", "g_max (default: the highest "
                           "grade judged, over all queries)"),
                     Param("chances", (), "grade_map", "grade=chance pairs")),
-            average_ties=False, curves=True,
+            curves=True,
         ),
         MetricInfo(
             name="rbp", pretty_name="RBP(p)",

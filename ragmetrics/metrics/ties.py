@@ -23,6 +23,10 @@ them (blocks independently). Nothing is sampled: each metric has a closed form.
 - **A relevant doc's rank among the non-relevant docs** of its block (bpref, binG) is
   uniform: with :math:`q` such docs, :math:`0, 1, \ldots, q` of them are above it, each
   with chance :math:`1/(q+1)`.
+- **ERR**: a doc at place :math:`t` of its block has a uniform choice of :math:`t - 1`
+  of the others above it, so its chance of being reached is the mean of
+  :math:`\prod (1 - R)` over those subsets, computed by a convex recurrence
+  (:func:`ragmetrics.metrics.graded.err`).
 
 ``tests/test_ties.py`` checks every closed form against the mean over all orders,
 enumerated, on small rankings, and that it lies between ``ties="pessimistic"`` and
