@@ -143,8 +143,14 @@ class ReportDocument:
     rankings: tuple[Section, ...] = ()
 
 
-def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation") -> ReportDocument:
+def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
+                 complete: bool = True) -> ReportDocument:
     """The report of ``comparison``, every part of it, ready for any renderer.
+
+    ``complete=False`` leaves out what only the full reports (Markdown, HTML) show: the
+    drill-downs, the rankings (which read the runs again), the power section and the
+    convention card (whose versions cost a look at the installed packages). The text
+    report, printed by every ``ragmetrics evaluate``, needs none of them.
 
     Examples
     --------
@@ -170,7 +176,7 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
         )
         for system in c.systems[1:]
     )
-    card = convention_card(c)
+    card = convention_card(c) if complete else {}
     return ReportDocument(
         title=title,
         overview=overview_line(c),
@@ -182,14 +188,15 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation")
             figure=Figure("intervals", "means with intervals"),
         ),
         against_baseline=against,
-        drilldowns=_drilldowns(c),
+        drilldowns=_drilldowns(c) if complete else (),
         card=Section(heading=("Convention card",),
                      table=Table(("convention", "value"), tuple(card.items()))),
         conventions=conventions_line(c),
         comparison=c,
-        power=_power(c),
+        power=_power(c) if complete else None,
         rankings=tuple(Section(heading=heading, table=table, caption=caption)
-                       for heading, caption, table in ranking_sections(c, _headline_metric(c))),
+                       for heading, caption, table in ranking_sections(c, _headline_metric(c)))
+        if complete else (),
     )
 
 

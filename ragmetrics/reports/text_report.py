@@ -33,7 +33,7 @@ def to_text(comparison: Comparison) -> str:
     >>> print(to_text(compare(runs, {"q1": {"d"}}, ["mrr"], n_resamples=50)).splitlines()[2])
     metric  old                      new
     """
-    return render_text(build_report(comparison))
+    return render_text(build_report(comparison, complete=False))  # what a terminal shows
 
 
 def render_text(document: ReportDocument) -> str:
