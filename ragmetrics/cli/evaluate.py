@@ -73,8 +73,7 @@ from ..reports.output_files import check_outputs
 from ..safe_text import terminal_text
 from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
-from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics
-from ..stats.comparison import evaluate_systems
+from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
 from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
 from .runs import deferred_runs, return_freed_memory_at_once
 

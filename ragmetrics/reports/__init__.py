@@ -18,7 +18,9 @@ The modules:
 - :mod:`~ragmetrics.reports.formatting`: numbers as text (decimals, signs, p-values);
 - :mod:`~ragmetrics.reports.card`: the convention card;
 - :mod:`~ragmetrics.reports.text_report`, :mod:`~ragmetrics.reports.markdown_report`,
-  :mod:`~ragmetrics.reports.html_report`: the three renderers;
+  :mod:`~ragmetrics.reports.html_report`: the three renderers, and
+  :mod:`~ragmetrics.reports.long_text` (many systems, a line each) and
+  :mod:`~ragmetrics.reports.means_text` (the means alone: ``--means-only``);
 - :mod:`~ragmetrics.reports.figures`: :func:`plot_intervals`, :func:`plot_differences`
   (matplotlib; imported only when a figure is asked for);
 - :mod:`~ragmetrics.reports.report_file`: :func:`write_report`, by file extension;

@@ -41,14 +41,24 @@ The modules, each with one job (the flow runs down the list):
 - :mod:`~ragmetrics.stats.intervals`: bootstrap intervals (:func:`bootstrap_ci`, ...);
 - :mod:`~ragmetrics.stats.randomization`: the sign-flip test, exact or sampled;
 - :mod:`~ragmetrics.stats.t_test`: Student's paired t-test and the t distribution;
+- :mod:`~ragmetrics.stats.distributions`: the normal and t CDFs and quantiles behind
+  them (plain Python, no SciPy on the path of ``ragmetrics evaluate``);
 - :mod:`~ragmetrics.stats.effect_size`: d_z, wins, ties and losses;
 - :mod:`~ragmetrics.stats.corrections`: Holm and Benjamini-Hochberg;
 - :mod:`~ragmetrics.stats.verdicts`: many claims decided with their Monte Carlo error;
-- :mod:`~ragmetrics.stats.comparison`: :func:`compare` and its :class:`Comparison`.
+- :mod:`~ragmetrics.stats.comparison`: :func:`compare` and its :class:`Comparison`, and
+  :func:`evaluate_systems`, its first step alone (``ragmetrics evaluate --means-only``).
 """
 
 from .checks import MIN_QUERIES, sample_size_warnings
-from .comparison import DEFAULT_CUTOFFS, UNDECIDED, Comparison, compare, default_metrics
+from .comparison import (
+    DEFAULT_CUTOFFS,
+    UNDECIDED,
+    Comparison,
+    compare,
+    default_metrics,
+    evaluate_systems,
+)
 from .corrections import CORRECTIONS, adjust_p_values, benjamini_hochberg, holm
 from .effect_size import EffectSize, paired_effect_size
 from .intervals import (
@@ -93,6 +103,7 @@ __all__ = [
     "bootstrap_means",
     "compare",
     "default_metrics",
+    "evaluate_systems",
     "finite_column_groups",
     "holm",
     "paired_bootstrap",

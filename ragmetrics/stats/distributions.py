@@ -36,11 +36,16 @@ _MAX_TERMS = 2_000
 
 
 def _elementwise(function, *arrays) -> np.ndarray | float:
-    """``function`` on each element (broadcast); a float for scalar arguments."""
+    """``function`` on each element (broadcast), once per distinct argument tuple (the
+    intervals ask for one quantile per metric and system, mostly of the same df); a
+    float for scalar arguments."""
     broadcast = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in arrays))
-    out = np.fromiter((function(*(float(v) for v in values))
-                       for values in zip(*(b.ravel() for b in broadcast), strict=True)),
-                      dtype=np.float64, count=broadcast[0].size).reshape(broadcast[0].shape)
+    shape = broadcast[0].shape
+    flat = np.stack([b.ravel() for b in broadcast])
+    distinct, where = np.unique(flat, axis=1, return_inverse=True)
+    values = np.fromiter((function(*map(float, column)) for column in distinct.T),
+                         dtype=np.float64, count=distinct.shape[1])
+    out = values[np.asarray(where).reshape(-1)].reshape(shape)
     return float(out) if out.ndim == 0 else out
 
 
