@@ -77,7 +77,10 @@ from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics, eval
 from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
 from .runs import deferred_runs, return_freed_memory_at_once
 
-__all__ = ["add_parser", "run"]
+__all__ = ["PARALLEL_FROM", "add_parser", "run"]
+
+#: From this many runs on, the runs are scored on every core by default (``--jobs``).
+PARALLEL_FROM = 8
 
 
 def add_parser(subcommands) -> None:
@@ -129,8 +132,9 @@ def add_parser(subcommands) -> None:
                      "Not with --report, which shows the intervals and tests")
     cmd.add_argument("--jobs", metavar="N", type=int, default=None,
                      help="runs evaluated at once, each in a worker process (Linux; "
-                     "default: the cores this process may use; 1: one after the other). "
-                     "The numbers are the same for any N")
+                     f"default: the cores this process may use for {PARALLEL_FROM} runs or "
+                     "more, else 1: one after the other). The numbers are the same for "
+                     "any N")
     cmd.add_argument("--quiet", action="store_true",
                      help="no progress bars (there are none unless stderr is a terminal)")
     cmd.add_argument("--trec-extra-fields", choices=EXTRA_FIELDS, default="error",
@@ -310,7 +314,10 @@ def run(args) -> int:
                          "out: drop one of them")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be a positive integer, got {args.jobs}")
-    jobs = available_cores() if args.jobs is None else args.jobs
+    # By default a few runs are scored here, one after the other with the next ones
+    # read ahead (forking costs more than it saves); many runs on every core.
+    jobs = args.jobs if args.jobs is not None else (
+        available_cores() if len(run_paths) >= PARALLEL_FROM else 1)
     check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
     check_output_names(args.per_query, "--per-query", (".csv",))
     if spans:
