@@ -576,14 +576,22 @@ def test_a_systems_error_in_a_worker_is_raised_as_it_would_be_in_one_process():
 
 
 def test_map_in_workers_keeps_the_order_and_raises_the_first_error():
+    import operator
+
     from ragmetrics.evaluation.in_parallel import map_in_workers
 
-    assert map_in_workers(lambda x: -x, list(range(20)), jobs=2) == [-x for x in range(20)]
+    assert map_in_workers(operator.sub, list(range(20)), jobs=2, shared=(0,)) == [
+        -x for x in range(20)]
+    with pytest.raises(KeyError, match="3"):
+        map_in_workers(operator.getitem, [0, 2, 3, 1], jobs=2, shared=({0: 0, 1: 1, 2: 2},))
 
-    def fails_on_odd(x):
-        if x % 2:
-            raise KeyError(x)
-        return x
 
-    with pytest.raises(KeyError, match="1"):
-        map_in_workers(fails_on_odd, [0, 2, 1, 3], jobs=2)
+def test_a_system_that_cannot_be_sent_to_a_worker_is_refused_clearly():
+    from ragmetrics.evaluation.parts import DeferredRun
+
+    qrels = {"q1": {"d"}, "q2": {"d"}}
+    systems = {"a": DeferredRun(lambda: {"q1": ["d"]}), "b": {"q1": ["d"], "q2": ["d"]}}
+    with pytest.raises(TypeError, match="jobs=2 sends each item to a worker process"):
+        compare(systems, qrels, ["mrr"], n_resamples=50, jobs=2)
+    assert compare(systems, qrels, ["mrr"], n_resamples=50).summary.loc[("mrr", "a"), "mean"] \
+        == 0.5  # in one process, a lambda will do

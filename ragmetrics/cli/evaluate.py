@@ -61,7 +61,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..evaluation import check_judgments
-from ..evaluation.in_parallel import available_cores, can_fork
+from ..evaluation.in_parallel import available_cores, can_start_workers
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.table import metric_info
 from ..policies import CONVENTIONS, PRESETS, Conventions, preset_conventions
@@ -131,7 +131,7 @@ def add_parser(subcommands) -> None:
                      "resampling (what trec_eval prints; the quickest for many runs). "
                      "Not with --report, which shows the intervals and tests")
     cmd.add_argument("--jobs", metavar="N", type=int, default=None,
-                     help="runs evaluated at once, each in a worker process (Linux; "
+                     help="runs evaluated at once, each in a worker process (Linux, macOS; "
                      f"default: the cores this process may use for {PARALLEL_FROM} runs or "
                      "more, else 1: one after the other). The numbers are the same for "
                      "any N")
@@ -364,7 +364,7 @@ def run(args) -> int:
         # Each run is read when it is scored, a large TREC run in parts (ragmetrics.cli.runs).
         # In worker processes (--jobs) each reads its own runs, without bars that two
         # processes would draw over each other.
-        parallel = jobs > 1 and len(run_paths) > 1 and can_fork()
+        parallel = jobs > 1 and len(run_paths) > 1 and can_start_workers()
         runs = deferred_runs(run_paths, names, extra_fields=args.trec_extra_fields,
                              duplicates=conventions["duplicates"],
                              show_progress=show_progress and not parallel,

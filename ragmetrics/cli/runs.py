@@ -14,6 +14,7 @@ read ahead on the other cores, a large TREC run read and scored in parts.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,13 +46,15 @@ def deferred_runs(paths: list[str], names: list[str], *, extra_fields: str, dupl
     runs = {}
     for i, (name, path) in enumerate(zip(names, paths, strict=True)):
         existing_file(path, "RUN")
+        whole = functools.partial(load_run, path, **read.options)
         if sniff_format(path, "run") == "trec" and os.path.getsize(path) > STREAM_FROM:
+            # Functions of module level and their arguments: a worker process (--jobs)
+            # receives the run as these, pickled.
             runs[name] = RunInParts(
-                parts=lambda path=path: _parts(path, read, show_progress),
-                whole=lambda i=i: read.whole(i),
-                on_fallback=lambda error, path=path: _say_in_memory(path, error))
+                parts=functools.partial(_parts, path, read.options, show_progress),
+                whole=whole, on_fallback=functools.partial(_say_in_memory, path))
         elif not read_ahead:
-            runs[name] = DeferredRun(lambda i=i: read.whole(i))
+            runs[name] = DeferredRun(whole)
         else:
             read.defer(i)
             runs[name] = DeferredRun(lambda i=i: read.take(i))
@@ -109,12 +112,11 @@ def return_freed_memory_at_once() -> None:
         pa.jemalloc_set_decay_ms(0)
 
 
-def _parts(path: str, read: _Reader, show_progress: bool):
+def _parts(path: str, options: dict, show_progress: bool):
     bar = Progress(f"reading {os.path.basename(path)}", os.path.getsize(path), unit="B",
                    enabled=show_progress, scale=True)
     done = 0
     try:
-        options = read.options
         for part in read_trec_run_batches(
                 path, extra_fields=options["extra_fields"],
                 duplicates="error" if options["duplicates"] == "error" else "keep"):

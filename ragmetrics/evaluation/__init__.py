@@ -7,7 +7,7 @@
 - :mod:`~ragmetrics.evaluation.inputs`, :mod:`~ragmetrics.evaluation.ranking` and
   :mod:`~ragmetrics.evaluation.joins`: the accepted input shapes, the ranking of a run,
   and the match of its rows with the judgments;
-- :mod:`~ragmetrics.evaluation.in_parallel`: many evaluations on forked worker
+- :mod:`~ragmetrics.evaluation.in_parallel`: many evaluations on worker
   processes (``compare(..., jobs=N)``, ``ragmetrics evaluate --jobs``).
 
 Every metric is computed by its kernel in the metric table (:mod:`ragmetrics.metrics`).

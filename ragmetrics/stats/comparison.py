@@ -476,11 +476,12 @@ def compare(
         every pass (the bootstrap, then the randomization test), so it is a multiple of
         ``n_resamples``; it grows when an undecided claim is resampled further.
     jobs : int, default 1
-        How many systems are evaluated at once, each in a worker process forked from
-        this one (Linux; elsewhere one after the other). The values are the same for any
-        ``jobs``; with many systems of modest size (a hundred TREC runs), ``jobs`` equal
-        to the cores roughly divides the time of evaluating them by the cores
-        (``ragmetrics evaluate --jobs``). The resampling stays in this process.
+        How many systems are evaluated at once, each in a worker process
+        (:mod:`ragmetrics.evaluation.in_parallel`: from a fork server, on Linux and
+        macOS; on Windows one after the other). Each system (and the judgments) must
+        pickle. The values are the same for any ``jobs``; with many systems (a hundred
+        TREC runs) ``jobs`` equal to the cores divides the time of evaluating them by up
+        to the cores (``ragmetrics evaluate --jobs``). The resampling stays here.
 {conventions}
         The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
         same for every system. Under a ``"skip"`` policy, each statistic uses the queries
@@ -641,7 +642,7 @@ def evaluate_systems(
 
     What ``ragmetrics evaluate --means-only`` prints, and the first step of
     :func:`compare`: the judgments checked once, each system evaluated (on ``jobs``
-    forked workers), its warnings turned into notes that name it (the judgments'
+    worker processes), its warnings turned into notes that name it (the judgments'
     warnings said once).
 
     Parameters
@@ -698,18 +699,22 @@ def _evaluate_all(systems: dict, qrels, metric_names, spans, conventions: Conven
     else:  # evidence: checked when read; each system's chunking checked already
         judgments, chunkings = spans.judgments, spans.chunks
 
-    def evaluate_system(name: str) -> tuple[Evaluation, list[str]]:
-        found: list[str] = []
-        return _evaluate(name, systems[name], judgments, metric_names, policies, found,
-                         chunks=chunkings[name]), found
-
-    evaluations, notes = {}, []
     names = list(systems)
+    items = [(name, systems[name], chunkings[name]) for name in names]
+    evaluations, notes = {}, []
     for name, (evaluation, found) in zip(
-            names, map_in_workers(evaluate_system, names, jobs=jobs), strict=True):
+            names, map_in_workers(_evaluate_item, items, jobs=jobs,
+                                  shared=(judgments, metric_names, policies)), strict=True):
         evaluations[name] = evaluation
         notes += [note for note in found if note not in notes]  # the judgments' notes: once
     return evaluations, tuple(notes)
+
+
+def _evaluate_item(judgments, metric_names, policies, item) -> tuple[Evaluation, list[str]]:
+    """One system's evaluation and its notes, in this process or a worker's."""
+    name, run, chunks = item
+    found: list[str] = []
+    return _evaluate(name, run, judgments, metric_names, policies, found, chunks=chunks), found
 
 
 def _check_systems(systems) -> dict:
