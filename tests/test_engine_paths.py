@@ -417,6 +417,37 @@ def test_without_object_addresses_the_values_decide(monkeypatch):
                                   check_exact=True)
 
 
+UNCUT_METRICS = ["precision@5", "recall@10", "ndcg@10", "ndcg", "ap", "ap@10", "rr",
+                 "r_precision", "bpref", "infap", "hit_rate@1", "num_ret", "num_rel_ret",
+                 "num_nonrel_judged_ret", "set_f", "bing", "utility", "relative_precision@10"]
+
+
+@pytest.mark.parametrize("ties", ["trec_eval", "doc_id_ascending", "optimistic"])
+def test_runs_sharing_id_objects_give_the_numbers_of_the_plain_path(ties):
+    """Past 2**16 rows, doc ids that share objects are hashed (and the tied ones sorted
+    as text) once per object; some equal ids here are separate objects, too."""
+    rng = np.random.default_rng(3)
+    vocabulary = np.array([f"d{i}" for i in range(3_000)], dtype=object)
+    run, qrels = [], []
+    for q in range(800):
+        docs = vocabulary[rng.choice(len(vocabulary), 90, replace=False)]
+        copies = rng.random(90) < 0.2  # an equal id in an object of its own
+        docs[copies] = ["".join(list(d)) for d in docs[copies]]
+        scores = np.sort(rng.integers(0, 12, 90) / 4)[::-1]  # ranked, many ties
+        run.append(pd.DataFrame({"query_id": pd.Series([f"q{q}"] * 90, dtype=object),
+                                 "doc_id": pd.Series(docs, dtype=object), "score": scores}))
+        judged = rng.choice(90, 8, replace=False)
+        qrels.append(pd.DataFrame({"query_id": pd.Series([f"q{q}"] * 8, dtype=object),
+                                   "doc_id": pd.Series(docs[judged], dtype=object),
+                                   "relevance": rng.integers(-1, 4, 8)}))
+    run, qrels = pd.concat(run, ignore_index=True), pd.concat(qrels, ignore_index=True)
+    assert len(run) >= 2**16 and run.doc_id.dtype == object
+    fast = quietly(run, qrels, UNCUT_METRICS, ties=ties)
+    with fast_paths.plain_paths():
+        plain = quietly(run, qrels, UNCUT_METRICS, ties=ties)
+    pd.testing.assert_frame_equal(fast.per_query, plain.per_query, check_exact=True)
+
+
 @pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
 def test_evaluate_never_changes_the_callers_frames(layout):
     # The scores are read from the frame's own array, without a copy: nothing may write to it.

@@ -18,15 +18,45 @@ import pandas as pd
 
 from .arrow_ids import ArrowIds, arrow_strings, hashed_doc_ids
 from .inputs import check_ids
+from .objects import distinct_objects
 
 
 @dataclass
 class Ids:
-    """Doc ids as an array (Python objects, or int64 for integer columns) and their keys."""
+    """Doc ids as an array (Python objects, or int64 for integer columns) and their keys.
+
+    ``at`` (when given) says where in ``values`` each row's id is: rows are taken
+    (:meth:`take`) by taking their hashes and positions, never the objects, whose
+    reference counts would be touched one scattered object at a time. ``group`` and
+    ``distinct`` (when found) give each row's object as a number and the distinct
+    objects, in address order (:func:`~ragmetrics.evaluation.objects.distinct_objects`).
+    """
 
     values: np.ndarray
     hashes: np.ndarray  # int64
     kind: str | None = None  # "str", "int", or None when there are no ids
+    at: np.ndarray | None = None
+    group: np.ndarray | None = None
+    distinct: np.ndarray | None = None
+
+    @property
+    def row_values(self) -> np.ndarray:
+        """The id of each row, as an array."""
+        return self.values if self.at is None else self.values[self.at]
+
+    def value_at(self, rows) -> np.ndarray:
+        """The ids of some rows (an int or bool array of rows, or one row)."""
+        if self.at is None:
+            return self.values[rows]
+        return self.values[self.at[rows]]
+
+    def take(self, rows: np.ndarray) -> Ids:
+        """The ids of ``rows`` (an int or bool array), no object touched (nor the
+        object groups taken: only the tie rule reads them, before rows move)."""
+        at = np.flatnonzero(rows) if rows.dtype == bool else rows
+        if self.at is not None:
+            at = self.at[at]
+        return Ids(self.values, self.hashes[rows], self.kind, at)
 
 
 def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None,
@@ -52,12 +82,27 @@ def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None,
     values = column.to_numpy(dtype=object)  # Arrow strings become str here, rows read only
     if column.dtype == object:
         try:
-            hashes = np.fromiter(map(str.__hash__, values), np.int64, len(values))
-            return Ids(values, hashes, "str" if len(values) else None)
+            return _str_ids(values)
         except TypeError:  # not all str: find out what, and say where
             pass
     kind = check_ids(column, "doc_id", what, rows)
     return Ids(values, np.fromiter(map(hash, values), np.int64, len(values)), kind)
+
+
+def _str_ids(values: np.ndarray) -> Ids:
+    """Ids that are all ``str`` (else TypeError), hashed by ``str.__hash__``.
+
+    Each distinct object is hashed once, in address order, when the rows share objects
+    (:func:`~ragmetrics.evaluation.objects.distinct_objects`): hashing ten million rows
+    one scattered object at a time costs seconds, mostly in cache misses.
+    """
+    kind = "str" if len(values) else None
+    found = distinct_objects(values)
+    if found is None:
+        return Ids(values, np.fromiter(map(str.__hash__, values), np.int64, len(values)), kind)
+    group, distinct = found
+    hashes = np.fromiter(map(str.__hash__, distinct), np.int64, len(distinct))
+    return Ids(values, hashes[group], kind, group=group, distinct=distinct)
 
 
 def _as_arrow_text(column: pd.Series):
@@ -72,9 +117,11 @@ def _as_arrow_text(column: pd.Series):
 
 def exact_codes(first: Ids, second: Ids) -> tuple[Ids, Ids]:
     """Replace hashes by codes from one hash table over both: equal ids iff equal codes."""
-    codes, _ = pd.factorize(np.concatenate([first.values, second.values]))
+    a, b = first.row_values, second.row_values
+    codes, _ = pd.factorize(np.concatenate([np.asarray(a, dtype=object),
+                                            np.asarray(b, dtype=object)]))
     codes = codes.astype(np.int64)
-    return Ids(first.values, codes[: len(first.values)]), Ids(second.values, codes[len(first.values):])
+    return Ids(a, codes[: len(a)]), Ids(b, codes[len(a):])
 
 
 class HashCollision(Exception):
@@ -116,7 +163,7 @@ class Judgments:
         repeated = np.flatnonzero(keys[1:] == keys[:-1])
         if len(repeated):
             a, b = order[repeated], order[repeated + 1]
-            if not _same_pair(query[a], docs.values[a], query[b], docs.values[b]).all():
+            if not _same_pair(query[a], docs.value_at(a), query[b], docs.value_at(b)).all():
                 raise HashCollision
             return judgments, int(b.min())
         return judgments, -1
@@ -150,7 +197,7 @@ class Judgments:
         if not every_grade:
             positive = self.grades[j] > 0
             hit, j = hit[positive], j[positive]
-        if not _same_pair(self.query[j], self.docs.values[j], query[hit], docs.values[hit]).all():
+        if not _same_pair(self.query[j], self.docs.value_at(j), query[hit], docs.value_at(hit)).all():
             raise HashCollision
         grades[hit] = self.grades[j]
         if judged is not None:
@@ -172,6 +219,6 @@ def repeats(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:
     first_of_run = np.maximum.accumulate(np.where(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]],
                                                   np.arange(len(keys)), 0))
     a, b = order[first_of_run[equal + 1]], order[equal + 1]
-    if not _same_pair(query[a], docs.values[a], query[b], docs.values[b]).all():
+    if not _same_pair(query[a], docs.value_at(a), query[b], docs.value_at(b)).all():
         raise HashCollision
     return np.sort(b)
