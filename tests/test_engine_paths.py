@@ -441,7 +441,8 @@ def test_runs_sharing_id_objects_give_the_numbers_of_the_plain_path(ties):
                                    "doc_id": pd.Series(docs[judged], dtype=object),
                                    "relevance": rng.integers(-1, 4, 8)}))
     run, qrels = pd.concat(run, ignore_index=True), pd.concat(qrels, ignore_index=True)
-    assert len(run) >= 2**16 and run.doc_id.dtype == object
+    assert len(run) >= 2**16
+    assert run.doc_id.dtype == object
     fast = quietly(run, qrels, UNCUT_METRICS, ties=ties)
     with fast_paths.plain_paths():
         plain = quietly(run, qrels, UNCUT_METRICS, ties=ties)

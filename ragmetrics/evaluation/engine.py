@@ -409,7 +409,10 @@ def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,
         read = read_rows(run, judged, conventions, None, every_grade=every_grade)
     ideal = ideal_rankings(judged, conventions,
                            check_totals=any(spec.info.uses_gains for spec in specs))
-    row_gain = grade_gains(read.grade, conventions.gain)
+    if conventions.gain == "linear" and not (read.grade < 0).any():
+        row_gain = read.grade  # the grades are the gains: no copy of a column (read only)
+    else:
+        row_gain = grade_gains(read.grade, conventions.gain)
     if conventions.ideal_order == "label_order":  # Spark: only its labels (relevant) gain
         row_gain = np.where(read.grade >= conventions.relevance_level, row_gain, 0.0)
     ranked = RankedJudgments(judged.n, query=read.query, grade=read.grade, gain=row_gain,

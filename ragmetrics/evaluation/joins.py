@@ -128,14 +128,15 @@ class HashCollision(Exception):
     """Two different (query, doc) pairs share a key: redo the join with exact codes."""
 
 
-def pair_keys(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:
+def pair_keys(query: np.ndarray, hashes: np.ndarray, n_queries: int) -> np.ndarray:
     """``query`` (codes 0..n_queries-1) in the high bits, the hash's low bits below.
 
     Low bits, so that small ints and exact codes keep all of theirs (exact keys).
     """
     hash_bits = 63 - max(int(n_queries - 1).bit_length(), 1)
-    low = docs.hashes & np.int64((1 << hash_bits) - 1)
-    return (query.astype(np.int64) << hash_bits) | low
+    keys = hashes & np.int64((1 << hash_bits) - 1)
+    keys |= np.left_shift(query, hash_bits, dtype=np.int64)
+    return keys
 
 
 def _same_pair(q1, d1, q2, d2) -> np.ndarray:
@@ -152,11 +153,12 @@ class Judgments:
     docs: Ids
     grades: np.ndarray
     n_queries: int
+    filter: np.ndarray | None = None  # see _doc_filter
 
     @classmethod
     def build(cls, query: np.ndarray, docs: Ids, grades: np.ndarray, n_queries: int):
         """The sorted judgments and the position of a repeated pair (-1 if none)."""
-        keys = pair_keys(query, docs, n_queries)
+        keys = pair_keys(query, docs.hashes, n_queries)
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
         judgments = cls(keys, order, query, docs, grades, n_queries)
@@ -167,6 +169,14 @@ class Judgments:
                 raise HashCollision
             return judgments, int(b.min())
         return judgments, -1
+
+    def _doc_filter(self) -> np.ndarray:
+        """True at the low bits of each judged doc's hash (at least 8 slots a doc)."""
+        if self.filter is None:
+            size = 1 << max(int(8 * len(self.keys) - 1).bit_length(), 10)
+            self.filter = np.zeros(size, dtype=bool)
+            self.filter[self.docs.hashes & (size - 1)] = True
+        return self.filter
 
     def gains_of(self, query: np.ndarray, docs: Ids) -> np.ndarray:
         """The grade of each (query, doc) pair where it is positive, else 0.
@@ -190,10 +200,15 @@ class Judgments:
         judged = np.zeros(len(query), dtype=bool) if every_grade else None
         if not len(self.keys) or not len(query):
             return grades, judged
-        keys = pair_keys(query, docs, self.n_queries)
+        # Most rows' docs are judged for no query at all: a table of the judged docs'
+        # hash bits (small enough to stay in cache) rules them out, and only the rows
+        # left are keyed and searched.
+        doc_filter = self._doc_filter()
+        rows = np.flatnonzero(doc_filter[docs.hashes & (len(doc_filter) - 1)])
+        keys = pair_keys(query[rows], docs.hashes[rows], self.n_queries)
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
-        hit = np.flatnonzero(self.keys[at] == keys)
-        j = self.order[at[hit]]
+        found = self.keys[at] == keys
+        hit, j = rows[found], self.order[at[found]]
         if not every_grade:
             positive = self.grades[j] > 0
             hit, j = hit[positive], j[positive]
@@ -207,7 +222,7 @@ class Judgments:
 
 def repeats(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:
     """Positions of rows whose (query, doc) pair appeared in an earlier row, ascending."""
-    keys = pair_keys(query, docs, n_queries)
+    keys = pair_keys(query, docs.hashes, n_queries)
     if not (np.diff(np.sort(keys)) == 0).any():
         return np.zeros(0, np.int64)  # the common case, without an argsort
     order = np.argsort(keys, kind="stable")

@@ -69,8 +69,12 @@ def group_equal(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.argsort(keys, kind="stable")
         sorted_keys = keys[rows]
         new_group = np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]
-    group = np.empty(n, np.int64)
-    group[rows] = np.cumsum(new_group) - 1
+    # int32 when it fits: half the fresh memory of int64, and ids only index with it.
+    kind = np.int32 if n < 2**31 else np.int64
+    numbers = np.cumsum(new_group, dtype=kind)
+    numbers -= 1
+    group = np.empty(n, kind)
+    group[rows] = numbers
     return group, rows[new_group]
 
 

@@ -103,6 +103,9 @@ def _cut(score, order, starts, sizes, heads, depth) -> RankedRows:
     if depth is not None:
         taken = np.minimum(sizes, depth) + _ties_below(ranked_score, starts, sizes, depth)
     block = np.repeat(np.arange(len(heads)), taken)
+    if order is None and (taken == sizes).all():  # every row, in the run's order
+        # A copy of the scores: the engine reorders tied rows in place.
+        return RankedRows(np.arange(len(score)), block, score.copy(), heads)
     positions = np.repeat(starts, taken) + ranks_within(taken)
     rows = positions if order is None else order[positions]
     return RankedRows(rows, block, ranked_score[positions], heads)
