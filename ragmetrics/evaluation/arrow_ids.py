@@ -103,6 +103,12 @@ class ArrowIds:
         """The ids of some rows (an int or bool array of rows, or one row)."""
         return self.values[rows]
 
+    def move(self, rows: np.ndarray, sources: np.ndarray) -> ArrowIds:
+        """The ids with row ``rows[i]`` taking the id of row ``sources[i]``."""
+        perm = np.arange(len(self.hashes))
+        perm[rows] = sources
+        return self.take(perm)
+
     def take(self, rows: np.ndarray) -> ArrowIds:
         """The ids of ``rows`` (an int or bool array)."""
         return ArrowIds(self.values[rows], self.hashes[rows], self.kind)

@@ -177,9 +177,7 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
         for column in (row_q, row_grade, row_block, row_score, row_judged):
             if column is not None:
                 column[moved] = column[source]
-        perm = np.arange(len(row_q))
-        perm[moved] = source
-        docs = docs.take(perm)
+        docs = docs.move(moved, source)
     rows = _Rows(row_q, row_grade, row_block, row_score, row_judged, docs)
 
     cut_first = conventions.max_retrieved is not None and conventions.duplicates == "error"
@@ -290,8 +288,14 @@ def tie_order(ties: str, row_block, row_score, row_grade,
         # Doc id descending (ascending) as strings (int ids too, as trec_eval compares
         # them): sort the tied ids only, as fixed-width unicode, compared in C.
         text_rank = _text_ranks(docs, members)
-        secondary = -text_rank if ties == "trec_eval" else text_rank
-    elif ties == "optimistic":  # by gain: grades of 0 and below count alike
+        if ties == "trec_eval":
+            np.subtract(len(members) - 1, text_rank, out=text_rank)
+        # One int64 key (tie, place of the id): a stable argsort of it is the lexsort
+        # of the two, several times faster.
+        key = group * len(members)
+        key += text_rank
+        return members, members[np.argsort(key, kind="stable")]
+    if ties == "optimistic":  # by gain: grades of 0 and below count alike
         secondary = -np.maximum(row_grade[members], 0.0)
     else:
         secondary = np.maximum(row_grade[members], 0.0)

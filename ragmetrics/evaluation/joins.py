@@ -50,6 +50,16 @@ class Ids:
             return self.values[rows]
         return self.values[self.at[rows]]
 
+    def move(self, rows: np.ndarray, sources: np.ndarray) -> Ids:
+        """The ids with row ``rows[i]`` taking the id of row ``sources[i]`` (a few rows
+        move, the rest stay: a copy of the hashes, not a gather)."""
+        hashes = self.hashes.copy()
+        hashes[rows] = self.hashes[sources]
+        kind = np.int32 if len(hashes) < 2**31 else np.int64  # half the memory
+        at = np.arange(len(hashes), dtype=kind) if self.at is None else self.at.copy()
+        at[rows] = at[sources]
+        return Ids(self.values, hashes, self.kind, at)
+
     def take(self, rows: np.ndarray) -> Ids:
         """The ids of ``rows`` (an int or bool array), no object touched (nor the
         object groups taken: only the tie rule reads them, before rows move)."""
@@ -223,8 +233,10 @@ class Judgments:
 def repeats(query: np.ndarray, docs: Ids, n_queries: int) -> np.ndarray:
     """Positions of rows whose (query, doc) pair appeared in an earlier row, ascending."""
     keys = pair_keys(query, docs.hashes, n_queries)
-    if not (np.diff(np.sort(keys)) == 0).any():
+    in_order = np.sort(keys)
+    if not (in_order[1:] == in_order[:-1]).any():
         return np.zeros(0, np.int64)  # the common case, without an argsort
+    del in_order
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     equal = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
