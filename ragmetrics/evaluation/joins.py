@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import fast_paths
 from .arrow_ids import ArrowIds, arrow_strings, hashed_doc_ids
 from .inputs import check_ids
 from .objects import distinct_objects
@@ -107,7 +108,7 @@ def _str_ids(values: np.ndarray) -> Ids:
     one scattered object at a time costs seconds, mostly in cache misses.
     """
     kind = "str" if len(values) else None
-    found = distinct_objects(values)
+    found = distinct_objects(values) if fast_paths.ENABLED else None
     if found is None:
         return Ids(values, np.fromiter(map(str.__hash__, values), np.int64, len(values)), kind)
     group, distinct = found
@@ -213,8 +214,10 @@ class Judgments:
         # Most rows' docs are judged for no query at all: a table of the judged docs'
         # hash bits (small enough to stay in cache) rules them out, and only the rows
         # left are keyed and searched.
-        doc_filter = self._doc_filter()
-        rows = np.flatnonzero(doc_filter[docs.hashes & (len(doc_filter) - 1)])
+        rows = np.arange(len(query))
+        if fast_paths.ENABLED:
+            doc_filter = self._doc_filter()
+            rows = np.flatnonzero(doc_filter[docs.hashes & (len(doc_filter) - 1)])
         keys = pair_keys(query[rows], docs.hashes[rows], self.n_queries)
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         found = self.keys[at] == keys
