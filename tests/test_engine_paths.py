@@ -118,6 +118,25 @@ def test_runs_longer_than_the_layout_sample_are_ranked_right(layout):
         assert ranked.block.tolist() == blocks
 
 
+@pytest.mark.parametrize("layout", ["interleaved", "grouped"])
+def test_long_unranked_runs_are_sorted_by_packed_keys_right(layout):
+    """Past 2**16 rows the sort by (query, score) packs the query, the place of the score
+    among the distinct scores and the position into one int64: the order stays the stable
+    lexsort's, signed zeros and infinities included."""
+    rng = np.random.default_rng(11)
+    n = 70_000
+    queries = [f"q{i}" for i in rng.integers(0, 700, n)]
+    if layout == "grouped":
+        queries.sort()
+    scores = np.where(rng.random(n) < 0.3, rng.choice(ODD_SCORES, n),
+                      rng.integers(0, 50, n) / 8)
+    for depth in (None, 3):
+        ranked = rank_rows(pd.Series(queries, dtype=object), scores, depth)
+        rows, blocks = reference_ranked_rows(queries, list(scores), depth)
+        assert ranked.rows.tolist() == rows
+        assert ranked.block.tolist() == blocks
+
+
 def test_candidates_survive_a_score_scale_that_crowds_every_row_into_one_bin():
     """One huge score makes the bins too coarse to tell the others apart: slower, not wrong."""
     queries = ["q1"] * 6 + ["q2"] * 6

@@ -109,8 +109,8 @@ class ArrowIds:
         perm[rows] = sources
         return self.take(perm)
 
-    def take(self, rows: np.ndarray) -> ArrowIds:
-        """The ids of ``rows`` (an int or bool array)."""
+    def take(self, rows: np.ndarray, *, keep_groups: bool = False) -> ArrowIds:
+        """The ids of ``rows`` (an int or bool array; no groups to keep here)."""
         return ArrowIds(self.values[rows], self.hashes[rows], self.kind)
 
 

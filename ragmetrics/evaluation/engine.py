@@ -158,10 +158,13 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
     # Doc ids: only those of the rows read are checked, hashed and matched; when those
     # are all the run's rows, in its order, the column itself (taking ten million
     # objects into a new array touches each of them).
-    every_row = len(rows) == len(run.doc) and bool((rows[1:] > rows[:-1]).all())
     qrels_docs = judged.qrels_docs
-    docs = doc_ids(run.doc if every_row else run.doc.take(rows), "run", rows,
-                   against=qrels_docs)
+    if len(rows) == len(run.doc):  # every row: the column itself, its hashes taken
+        docs = doc_ids(run.doc, "run", against=qrels_docs)
+        if not bool((rows[1:] > rows[:-1]).all()):  # not in the run's order
+            docs = docs.take(rows, keep_groups=True)
+    else:
+        docs = doc_ids(run.doc.take(rows), "run", rows, against=qrels_docs)
     if not fast_paths.ENABLED:  # the plain path: exact codes, no hash to check
         qrels_docs, docs = exact_codes(qrels_docs, docs)
     check_same_kinds((coverage.query_kind, docs.kind), (judged.qrels.query_kind, qrels_docs.kind))

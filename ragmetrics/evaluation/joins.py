@@ -61,12 +61,15 @@ class Ids:
         at[rows] = at[sources]
         return Ids(self.values, hashes, self.kind, at)
 
-    def take(self, rows: np.ndarray) -> Ids:
-        """The ids of ``rows`` (an int or bool array), no object touched (nor the
-        object groups taken: only the tie rule reads them, before rows move)."""
+    def take(self, rows: np.ndarray, *, keep_groups: bool = False) -> Ids:
+        """The ids of ``rows`` (an int or bool array), no object touched; the object
+        groups only with ``keep_groups`` (only the tie rule reads them, before rows move)."""
         at = np.flatnonzero(rows) if rows.dtype == bool else rows
         if self.at is not None:
             at = self.at[at]
+        if keep_groups and self.group is not None:
+            return Ids(self.values, self.hashes[rows], self.kind, at, self.group[rows],
+                       self.distinct)
         return Ids(self.values, self.hashes[rows], self.kind, at)
 
 

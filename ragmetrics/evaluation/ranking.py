@@ -68,11 +68,36 @@ def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedR
     rows = np.arange(n) if depth is None else _candidates(codes, score, depth)
     # Stable: tied rows keep the order they were given in (rows are in that order within
     # a query and a score).
-    order = rows[np.lexsort((-score[rows], codes[rows]))]
+    order = rows[_by_query_then_score(codes[rows], score[rows])]
     sorted_codes = codes[order]
     starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
     return _cut(score, order, starts, np.diff(np.append(starts, len(order))), order[starts],
                 depth)
+
+
+def _by_query_then_score(codes: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """``np.lexsort((-score, codes))``: by query, then score descending, then position.
+
+    By one sort of packed int64 keys (query, place of the score among the distinct
+    scores, position) when they fit, which NumPy does with SIMD: a fourth of the time
+    of the lexsort at ten million rows. Equal scores (-0.0 and 0.0 too) share a place.
+    """
+    n = len(codes)
+    if n < 1 << 16:
+        return np.lexsort((-score, codes))
+    distinct, place = np.unique(-score, return_inverse=True)
+    row_bits = max(int(n - 1).bit_length(), 1)
+    score_bits = max(int(len(distinct) - 1).bit_length(), 1)
+    code_bits = max(int(codes.max()).bit_length(), 1)
+    if code_bits + score_bits + row_bits > 63:
+        return np.lexsort((-score, codes))
+    key = np.left_shift(codes, score_bits + row_bits, dtype=np.int64)
+    key |= np.left_shift(place.reshape(-1), row_bits, dtype=np.int64)
+    del place
+    key |= np.arange(n, dtype=np.int64)
+    key.sort()
+    key &= (1 << row_bits) - 1  # the keys become the positions they came from
+    return key
 
 
 def rank_rows_plainly(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedRows:
@@ -103,9 +128,10 @@ def _cut(score, order, starts, sizes, heads, depth) -> RankedRows:
     if depth is not None:
         taken = np.minimum(sizes, depth) + _ties_below(ranked_score, starts, sizes, depth)
     block = np.repeat(np.arange(len(heads)), taken)
-    if order is None and (taken == sizes).all():  # every row, in the run's order
-        # A copy of the scores: the engine reorders tied rows in place.
-        return RankedRows(np.arange(len(score)), block, score.copy(), heads)
+    if (taken == sizes).all():  # nothing cut: the rows are the order itself
+        if order is None:  # the run's order; a copy of the scores, which the engine
+            return RankedRows(np.arange(len(score)), block, score.copy(), heads)  # moves
+        return RankedRows(order, block, ranked_score, heads)
     positions = np.repeat(starts, taken) + ranks_within(taken)
     rows = positions if order is None else order[positions]
     return RankedRows(rows, block, ranked_score[positions], heads)
