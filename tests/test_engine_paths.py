@@ -33,6 +33,7 @@ from ragmetrics import (
 )
 from ragmetrics.evaluation import engine, fast_paths, ranking
 from ragmetrics.evaluation.joins import Ids, doc_ids
+from ragmetrics.evaluation.objects import distinct_objects
 from ragmetrics.evaluation.ranking import _bins, _group_equal, rank_rows
 
 CUT_METRICS = ["recall@3", "precision@2", "hit_rate@1", "mrr@3", "ndcg@3", "map@2"]
@@ -439,6 +440,23 @@ def test_without_object_addresses_the_values_decide(monkeypatch):
 UNCUT_METRICS = ["precision@5", "recall@10", "ndcg@10", "ndcg", "ap", "ap@10", "rr",
                  "r_precision", "bpref", "infap", "hit_rate@1", "num_ret", "num_rel_ret",
                  "num_nonrel_judged_ret", "set_f", "bing", "utility", "relative_precision@10"]
+
+
+def test_ids_are_grouped_by_object_only_when_rows_share_objects():
+    """One object a row, made in row order: hashed in row order (no sort); shared objects,
+    or objects out of row order: grouped, each distinct object once."""
+    n = 70_000
+    own = np.array([f"d{i % 5_000}" for i in range(n)], dtype=object)
+    assert distinct_objects(own) is None
+    shuffled = own[np.random.default_rng(0).permutation(n)]
+    group, distinct = distinct_objects(shuffled)
+    assert len(distinct) == n
+    assert (distinct[group] == shuffled).all()
+    vocabulary = np.array([f"d{i}" for i in range(5_000)], dtype=object)
+    shared = vocabulary[np.random.default_rng(1).integers(0, 5_000, n)]
+    group, distinct = distinct_objects(shared)
+    assert len(distinct) <= 5_000
+    assert (distinct[group] == shared).all()
 
 
 @pytest.mark.parametrize("ties", ["trec_eval", "doc_id_ascending", "optimistic"])

@@ -88,5 +88,19 @@ def distinct_objects(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None
     addresses = object_addresses(values)
     if addresses is None or len(values) < 1 << 16 or not _packable(addresses):
         return None
+    if _one_object_a_row_in_order(addresses):
+        return None
     group, first = group_equal(addresses)
     return group, values[first]
+
+
+def _one_object_a_row_in_order(addresses: np.ndarray) -> bool:
+    """Whether a sample of rows says: no object shared, and objects laid out in row order
+    (ids made one per row). Then reading them in row order is already sequential, and
+    grouping would only add its sort. Any sharing shows up as a repeated address in the
+    sample (4,096 rows of a vocabulary of a million repeat about 8 times)."""
+    sample = np.linspace(0, len(addresses) - 2, 4096).astype(np.int64)
+    picked = addresses[sample]
+    if len(np.unique(picked)) < len(picked):
+        return False
+    return np.count_nonzero(addresses[sample + 1] > picked) >= 0.9 * len(sample)
