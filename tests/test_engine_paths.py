@@ -33,6 +33,7 @@ from ragmetrics import (
 )
 from ragmetrics.evaluation import engine, fast_paths, ranking
 from ragmetrics.evaluation.joins import Ids, doc_ids
+from ragmetrics.evaluation.objects import distinct_objects
 from ragmetrics.evaluation.ranking import _bins, _group_equal, rank_rows
 
 CUT_METRICS = ["recall@3", "precision@2", "hit_rate@1", "mrr@3", "ndcg@3", "map@2"]
@@ -111,6 +112,25 @@ def test_runs_longer_than_the_layout_sample_are_ranked_right(layout):
     else:
         queries = [f"b{i // 50}" for i in range(20_000)] + [f"i{i % 300}" for i in range(5_000)]
     scores = rng.integers(0, 20, len(queries)) / 4
+    for depth in (None, 3):
+        ranked = rank_rows(pd.Series(queries, dtype=object), scores, depth)
+        rows, blocks = reference_ranked_rows(queries, list(scores), depth)
+        assert ranked.rows.tolist() == rows
+        assert ranked.block.tolist() == blocks
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "grouped"])
+def test_long_unranked_runs_are_sorted_by_packed_keys_right(layout):
+    """Past 2**16 rows the sort by (query, score) packs the query, the place of the score
+    among the distinct scores and the position into one int64: the order stays the stable
+    lexsort's, signed zeros and infinities included."""
+    rng = np.random.default_rng(11)
+    n = 70_000
+    queries = [f"q{i}" for i in rng.integers(0, 700, n)]
+    if layout == "grouped":
+        queries.sort()
+    scores = np.where(rng.random(n) < 0.3, rng.choice(ODD_SCORES, n),
+                      rng.integers(0, 50, n) / 8)
     for depth in (None, 3):
         ranked = rank_rows(pd.Series(queries, dtype=object), scores, depth)
         rows, blocks = reference_ranked_rows(queries, list(scores), depth)
@@ -415,6 +435,55 @@ def test_without_object_addresses_the_values_decide(monkeypatch):
     monkeypatch.setattr(ranking, "_addresses", lambda values: None)
     pd.testing.assert_frame_equal(quietly(run, qrels, CUT_METRICS).per_query, expected,
                                   check_exact=True)
+
+
+UNCUT_METRICS = ["precision@5", "recall@10", "ndcg@10", "ndcg", "ap", "ap@10", "rr",
+                 "r_precision", "bpref", "infap", "hit_rate@1", "num_ret", "num_rel_ret",
+                 "num_nonrel_judged_ret", "set_f", "bing", "utility", "relative_precision@10"]
+
+
+def test_ids_are_grouped_by_object_only_when_rows_share_objects():
+    """One object a row, made in row order: hashed in row order (no sort); shared objects,
+    or objects out of row order: grouped, each distinct object once."""
+    n = 70_000
+    own = np.array([f"d{i % 5_000}" for i in range(n)], dtype=object)
+    assert distinct_objects(own) is None
+    shuffled = own[np.random.default_rng(0).permutation(n)]
+    group, distinct = distinct_objects(shuffled)
+    assert len(distinct) == n
+    assert (distinct[group] == shuffled).all()
+    vocabulary = np.array([f"d{i}" for i in range(5_000)], dtype=object)
+    shared = vocabulary[np.random.default_rng(1).integers(0, 5_000, n)]
+    group, distinct = distinct_objects(shared)
+    assert len(distinct) <= 5_000
+    assert (distinct[group] == shared).all()
+
+
+@pytest.mark.parametrize("ties", ["trec_eval", "doc_id_ascending", "optimistic"])
+def test_runs_sharing_id_objects_give_the_numbers_of_the_plain_path(ties):
+    """Past 2**16 rows, doc ids that share objects are hashed (and the tied ones sorted
+    as text) once per object; some equal ids here are separate objects, too."""
+    rng = np.random.default_rng(3)
+    vocabulary = np.array([f"d{i}" for i in range(3_000)], dtype=object)
+    run, qrels = [], []
+    for q in range(800):
+        docs = vocabulary[rng.choice(len(vocabulary), 90, replace=False)]
+        copies = rng.random(90) < 0.2  # an equal id in an object of its own
+        docs[copies] = ["".join(list(d)) for d in docs[copies]]
+        scores = np.sort(rng.integers(0, 12, 90) / 4)[::-1]  # ranked, many ties
+        run.append(pd.DataFrame({"query_id": pd.Series([f"q{q}"] * 90, dtype=object),
+                                 "doc_id": pd.Series(docs, dtype=object), "score": scores}))
+        judged = rng.choice(90, 8, replace=False)
+        qrels.append(pd.DataFrame({"query_id": pd.Series([f"q{q}"] * 8, dtype=object),
+                                   "doc_id": pd.Series(docs[judged], dtype=object),
+                                   "relevance": rng.integers(-1, 4, 8)}))
+    run, qrels = pd.concat(run, ignore_index=True), pd.concat(qrels, ignore_index=True)
+    assert len(run) >= 2**16
+    assert run.doc_id.dtype == object
+    fast = quietly(run, qrels, UNCUT_METRICS, ties=ties)
+    with fast_paths.plain_paths():
+        plain = quietly(run, qrels, UNCUT_METRICS, ties=ties)
+    pd.testing.assert_frame_equal(fast.per_query, plain.per_query, check_exact=True)
 
 
 @pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])

@@ -94,6 +94,25 @@ class ArrowIds:
     hashes: np.ndarray  # int64
     kind: str | None
 
+    @property
+    def row_values(self) -> ArrowIdArray:
+        """The id of each row."""
+        return self.values
+
+    def value_at(self, rows):
+        """The ids of some rows (an int or bool array of rows, or one row)."""
+        return self.values[rows]
+
+    def move(self, rows: np.ndarray, sources: np.ndarray) -> ArrowIds:
+        """The ids with row ``rows[i]`` taking the id of row ``sources[i]``."""
+        perm = np.arange(len(self.hashes))
+        perm[rows] = sources
+        return self.take(perm)
+
+    def take(self, rows: np.ndarray, *, keep_groups: bool = False) -> ArrowIds:
+        """The ids of ``rows`` (an int or bool array; no groups to keep here)."""
+        return ArrowIds(self.values[rows], self.hashes[rows], self.kind)
+
 
 def arrow_strings(column: pd.Series) -> pa.Array | None:
     """The ids of ``column`` as one Arrow ``large_string`` array, if it holds Arrow strings."""

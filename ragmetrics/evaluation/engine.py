@@ -149,13 +149,22 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
     every_grade = every_grade or removed
     ranked = rank_rows(run.query, run.value, depth)
     coverage = cover_queries(run, ranked, judged)
-    judged_rows = coverage.block_query[ranked.block] >= 0
-    rows, row_block = ranked.rows[judged_rows], ranked.block[judged_rows]
-    row_q, row_score = coverage.block_query[row_block], ranked.score[judged_rows]
+    rows, row_block, row_score = ranked.rows, ranked.block, ranked.score
+    judged_rows = coverage.block_query[row_block] >= 0
+    if not judged_rows.all():  # else no copy: every row read is a judged query's
+        rows, row_block, row_score = rows[judged_rows], row_block[judged_rows], row_score[judged_rows]
+    row_q = coverage.block_query[row_block]
 
-    # Doc ids: only those of the rows read are checked, hashed and matched.
+    # Doc ids: only those of the rows read are checked, hashed and matched; when those
+    # are all the run's rows, in its order, the column itself (taking ten million
+    # objects into a new array touches each of them).
     qrels_docs = judged.qrels_docs
-    docs = doc_ids(run.doc.take(rows), "run", rows, against=qrels_docs)
+    if len(rows) == len(run.doc):  # every row: the column itself, its hashes taken
+        docs = doc_ids(run.doc, "run", against=qrels_docs)
+        if not bool((rows[1:] > rows[:-1]).all()):  # not in the run's order
+            docs = docs.take(rows, keep_groups=True)
+    else:
+        docs = doc_ids(run.doc.take(rows), "run", rows, against=qrels_docs)
     if not fast_paths.ENABLED:  # the plain path: exact codes, no hash to check
         qrels_docs, docs = exact_codes(qrels_docs, docs)
     check_same_kinds((coverage.query_kind, docs.kind), (judged.qrels.query_kind, qrels_docs.kind))
@@ -165,12 +174,13 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
         qrels_docs, docs = exact_codes(qrels_docs, docs)
         row_grade, row_judged = _grades(judged, row_q, docs, qrels_docs, every_grade)
 
-    perm = tie_order(conventions.ties, row_block, row_score, row_grade, docs.values)
-    if perm is not None:
-        row_q, row_grade, row_block, row_score = (row_q[perm], row_grade[perm],
-                                                  row_block[perm], row_score[perm])
-        row_judged = None if row_judged is None else row_judged[perm]
-        docs = Ids(docs.values[perm], docs.hashes[perm], docs.kind)
+    moves = tie_order(conventions.ties, row_block, row_score, row_grade, docs)
+    if moves is not None:  # in place: only the tied rows move, and these arrays are ours
+        moved, source = moves
+        for column in (row_q, row_grade, row_block, row_score, row_judged):
+            if column is not None:
+                column[moved] = column[source]
+        docs = docs.move(moved, source)
     rows = _Rows(row_q, row_grade, row_block, row_score, row_judged, docs)
 
     cut_first = conventions.max_retrieved is not None and conventions.duplicates == "error"
@@ -185,7 +195,7 @@ def read_rows(run: Columns, judged: JudgedQueries, conventions: Conventions,
         if conventions.duplicates == "error":
             i = repeated[0]
             raise InputValueError(
-                f"doc id {rows.docs.values[i]!r} appears more than once in the run for query "
+                f"doc id {rows.docs.value_at(i)!r} appears more than once in the run for query "
                 f"{judged.ids[rows.query[i]]!r}; pass duplicates='keep_first' to keep the "
                 "highest-ranked copy"
             )
@@ -216,8 +226,7 @@ class _Rows:
 
     def where(self, keep: np.ndarray) -> _Rows:
         return _Rows(self.query[keep], self.grade[keep], self.block[keep], self.score[keep],
-                     None if self.judged is None else self.judged[keep],
-                     Ids(self.docs.values[keep], self.docs.hashes[keep], self.docs.kind))
+                     None if self.judged is None else self.judged[keep], self.docs.take(keep))
 
     def ranks(self) -> np.ndarray:
         """Each row's place in its ranking (0 first)."""
@@ -266,8 +275,10 @@ def _grades(judged: JudgedQueries, row_q, docs: Ids, qrels_docs: Ids, every_grad
     return judgments.grades_of(row_q, docs)
 
 
-def tie_order(ties: str, row_block, row_score, row_grade, doc_values) -> np.ndarray | None:
-    """The permutation that orders tied rows by the tie rule, or None to keep them."""
+def tie_order(ties: str, row_block, row_score, row_grade,
+              docs: Ids) -> tuple[np.ndarray, np.ndarray] | None:
+    """How the tie rule reorders tied rows: ``(rows, sources)``, row ``rows[i]`` taking
+    what row ``sources[i]`` holds; None to keep every row where it is."""
     if ties in ("input_order", "average"):  # average: the order within a tie is moot
         return None
     tied = _tie_runs(row_block, row_score)
@@ -279,17 +290,38 @@ def tie_order(ties: str, row_block, row_score, row_grade, doc_values) -> np.ndar
     if ties in ("trec_eval", "doc_id_ascending"):
         # Doc id descending (ascending) as strings (int ids too, as trec_eval compares
         # them): sort the tied ids only, as fixed-width unicode, compared in C.
-        texts = doc_values[members].astype(str)
-        text_rank = np.empty(len(texts), np.int64)
-        text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
-        secondary = -text_rank if ties == "trec_eval" else text_rank
-    elif ties == "optimistic":  # by gain: grades of 0 and below count alike
+        text_rank = _text_ranks(docs, members)
+        if ties == "trec_eval":
+            np.subtract(len(members) - 1, text_rank, out=text_rank)
+        # One int64 key (tie, place of the id): a stable argsort of it is the lexsort
+        # of the two, several times faster.
+        key = group * len(members)
+        key += text_rank
+        return members, members[np.argsort(key, kind="stable")]
+    if ties == "optimistic":  # by gain: grades of 0 and below count alike
         secondary = -np.maximum(row_grade[members], 0.0)
     else:
         secondary = np.maximum(row_grade[members], 0.0)
-    perm = np.arange(len(row_block))
-    perm[members] = members[np.lexsort((secondary, group))]
-    return perm
+    return members, members[np.lexsort((secondary, group))]
+
+
+def _text_ranks(docs: Ids, members: np.ndarray) -> np.ndarray:
+    """The place of each member's doc id among the members' ids sorted as text."""
+    group, distinct = getattr(docs, "group", None), getattr(docs, "distinct", None)
+    if group is None:
+        texts = docs.value_at(members).astype(str)
+        text_rank = np.empty(len(texts), np.int64)
+        text_rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
+        return text_rank
+    # Rows share objects: sort each distinct object once, read in address order.
+    objects = group[members]
+    needed = np.zeros(len(distinct), dtype=bool)
+    needed[objects] = True
+    which = np.flatnonzero(needed)
+    texts = distinct[which].astype(str)
+    rank = np.empty(len(distinct), np.int64)
+    rank[which[np.argsort(texts, kind="stable")]] = np.arange(len(which))
+    return rank[objects]
 
 
 def _tie_runs(block: np.ndarray, score: np.ndarray):
@@ -384,7 +416,10 @@ def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,
         read = read_rows(run, judged, conventions, None, every_grade=every_grade)
     ideal = ideal_rankings(judged, conventions,
                            check_totals=any(spec.info.uses_gains for spec in specs))
-    row_gain = grade_gains(read.grade, conventions.gain)
+    if conventions.gain == "linear" and not (read.grade < 0).any():
+        row_gain = read.grade  # the grades are the gains: no copy of a column (read only)
+    else:
+        row_gain = grade_gains(read.grade, conventions.gain)
     if conventions.ideal_order == "label_order":  # Spark: only its labels (relevant) gain
         row_gain = np.where(read.grade >= conventions.relevance_level, row_gain, 0.0)
     ranked = RankedJudgments(judged.n, query=read.query, grade=read.grade, gain=row_gain,

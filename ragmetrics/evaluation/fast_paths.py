@@ -8,8 +8,12 @@ Each shortcut is a faster way to the answer a plain path defines:
   before the exact one; the plain path numbers the queries with ``pandas.factorize`` and
   sorts every row by (query, score);
 - matching with the judgments (:mod:`~ragmetrics.evaluation.joins`): pairs keyed by the
-  ids' hashes, every match checked against the ids; the plain path keys them by exact
-  codes from one ``pandas.factorize`` of both sides.
+  ids' hashes, every match checked against the ids; ``str`` ids shared by many rows
+  hashed once per object (:func:`~ragmetrics.evaluation.objects.distinct_objects`),
+  and the tied ones sorted as text once per object; rows whose doc is judged for no
+  query ruled out by a small table of hash bits before any search; the plain path keys
+  the pairs by exact codes from one ``pandas.factorize`` of both sides and searches
+  every row.
 
 ``tests/test_engine_paths.py`` runs random runs through both paths (:func:`plain_paths`)
 and asserts the same numbers.

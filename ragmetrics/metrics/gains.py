@@ -25,7 +25,8 @@ import numpy as np
 from ..errors import InputValueError
 from .ranked import RankedJudgments
 
-__all__ = ["gain_map_overflow", "grade_gains", "ideal_under", "mapped_gains", "row_gains"]
+__all__ = ["gain_map_overflow", "gain_rows", "grade_gains", "ideal_under", "mapped_gains",
+           "row_gains"]
 
 
 def grade_gains(grades: np.ndarray, rule: str) -> np.ndarray:
@@ -55,6 +56,14 @@ def row_gains(r: RankedJudgments, gain_map=()) -> np.ndarray:
         gains = mapped_gains(r.grade, r.judged, r.gain_rule, gain_map)
         _check_totals(r.query, gains, r.n_queries, gain_map)
         r.memo[key] = gains
+    return r.memo[key]
+
+
+def gain_rows(r: RankedJudgments, gain_map=()) -> np.ndarray:
+    """The ranked rows whose gain (:func:`row_gains`) is not 0, ascending (cached)."""
+    key = ("gain_rows", gain_map)
+    if key not in r.memo:
+        r.memo[key] = np.flatnonzero(row_gains(r, gain_map))
     return r.memo[key]
 
 

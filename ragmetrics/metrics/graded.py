@@ -184,6 +184,11 @@ def bing(r: RankedJudgments, k) -> np.ndarray:
     """trec_eval's binG: each relevant doc scores 1 / log2(2 + the non-relevant docs
     above it); the sum over R. Under ``ties="average"`` a relevant doc has each place
     among its block's non-relevant docs with the same chance."""
+    if r.ties is None:  # the relevant rows only: the others add 0
+        rows = r.relevant_rows
+        hits_before = r.running_at(rows, np.ones(len(rows), dtype=bool)) - 1
+        above = r.rank[rows] - hits_before
+        return r.divide(r.per_query_at(rows, 1.0 / np.log2(2.0 + above)), r.num_relevant)
     blocks = blocks_of(r)
     heads = blocks.start
     query = r.query[heads]

@@ -58,11 +58,13 @@ def bpref(r: RankedJudgments, k) -> np.ndarray:
     Under ``ties="average"``, a relevant doc has each of the :math:`q + 1` places among
     the :math:`q` judged non-relevant docs of its block with the same chance.
     """
-    blocks = blocks_of(r)
     R = r.num_relevant
-    nonrel_judged = r.judged_nonrelevant
     num_nonrel = r.qrels_count(lambda g: (g >= 0) & (g < r.relevance_level))
     scale = np.minimum(num_nonrel, R)
+    if r.ties is None:
+        return _bpref_untied(r, R, scale)
+    blocks = blocks_of(r)
+    nonrel_judged = r.judged_nonrelevant
     heads = blocks.start  # one row per block
     query = r.query[heads]
     relevant = np.bincount(blocks.block, weights=r.relevant, minlength=len(heads))
@@ -73,6 +75,22 @@ def bpref(r: RankedJudgments, k) -> np.ndarray:
     penalty = np.divide(expected_min, scale_q, out=np.zeros(len(heads)), where=scale_q > 0)
     terms = np.where(relevant > 0, relevant * (1.0 - penalty), 0.0)
     return r.divide(np.bincount(query, weights=terms, minlength=r.n_queries), R)
+
+
+def _bpref_untied(r: RankedJudgments, R: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """bpref with every tie broken, from the judged rows only (unjudged docs are
+    skipped): a relevant doc's penalty is min(judged non-relevant docs above, R) / scale,
+    the same floats as the general formula gives for blocks of one doc."""
+    rows = r.judged_rows
+    relevant = r.relevant[rows]
+    nonrel = r.judged_nonrelevant[rows]
+    above = (r.running_at(rows, nonrel) - nonrel)[relevant]
+    rows = rows[relevant]
+    query = r.query[rows]
+    cap, scale_q = R[query], scale[query]
+    at_most = np.where(above >= cap, cap, above.astype(np.float64))
+    penalty = np.divide(at_most, scale_q, out=np.zeros(len(rows)), where=scale_q > 0)
+    return r.divide(np.bincount(query, weights=1.0 - penalty, minlength=r.n_queries), R)
 
 
 def _mean_of_min(a: np.ndarray, q: np.ndarray, cap: np.ndarray) -> np.ndarray:
@@ -96,16 +114,22 @@ def infap(r: RankedJudgments, k) -> np.ndarray:
     judgments (no unjudged doc retrieved) :math:`p = j`, and infAP equals AP up to
     :math:`\\varepsilon`.
     """
-    in_pool = r.judged.astype(np.int64)
-    j = r.rank.astype(np.float64)
-    rho = (r.running_hits(r.relevant) - r.relevant).astype(np.float64)
-    nu = (r.running_hits(r.judged_nonrelevant) - r.judged_nonrelevant).astype(np.float64)
-    pool = (r.running_hits(in_pool) - in_pool).astype(np.float64)
+    # Only the judged rows count (the pool, and the relevant docs among it): the counts
+    # above a relevant doc are counts among them, and the terms are 0 elsewhere.
+    rows = r.judged_rows
+    relevant, nonrel = r.relevant[rows], r.judged_nonrelevant[rows]
+    in_pool = r.judged[rows]
+    rho = (r.running_at(rows, relevant) - relevant).astype(np.float64)[relevant]
+    nu = (r.running_at(rows, nonrel) - nonrel).astype(np.float64)[relevant]
+    pool = (r.running_at(rows, in_pool) - in_pool).astype(np.float64)[relevant]
+    rows = rows[relevant]
+    rank = r.rank[rows]
+    j = rank.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (pool / j) * (
             (rho + INFAP_EPSILON) / (rho + nu + 2 * INFAP_EPSILON))
-    terms = np.where(r.relevant, np.where(r.rank == 0, 1.0, later), 0.0)
-    return r.divide(r.per_query(terms), r.num_relevant)
+    terms = np.where(rank == 0, 1.0, later)
+    return r.divide(r.per_query_at(rows, terms), r.num_relevant)
 
 
 def unjudged_at_k(r: RankedJudgments, k) -> np.ndarray:

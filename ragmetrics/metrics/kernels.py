@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .gains import ideal_under, row_gains
+from .gains import gain_rows, ideal_under, row_gains
 from .ranked import RankedJudgments
 from .ties import expected_precision_numerators, first_hit_chances
 
@@ -101,6 +101,10 @@ def rr(r: RankedJudgments, k) -> np.ndarray:
 
 def dcg(r: RankedJudgments, k, *, base: float = 2, gains=()) -> np.ndarray:
     """Discounted cumulative gain of the top ``k``: each gain over log_base(rank + 1)."""
+    if r.ties is None:  # the rows with a gain only: the others add 0
+        rows = gain_rows(r, gains)
+        gain = row_gains(r, gains)[rows]
+        return r.per_query_at(rows, gain / r.discounts(base, rows), k)
     return r.per_query(r.expected(row_gains(r, gains)) / r.discounts(base), k)
 
 
@@ -120,9 +124,12 @@ def ap(r: RankedJudgments, k) -> np.ndarray:
     if r.ties is not None:
         numerators = expected_precision_numerators(r)
         return r.divide(r.per_query(numerators / (r.rank + 1.0), k), r.num_relevant)
-    relevant = r.relevant if k is None else r.relevant & r.within(k)
-    precision_at_hits = np.where(relevant, r.running_hits(relevant) / (r.rank + 1.0), 0.0)
-    return r.divide(r.per_query(precision_at_hits), r.num_relevant)
+    rows = r.relevant_rows  # Precision@i is added at relevant rows only
+    inside = r.within_at(rows, k)
+    if inside is not None:
+        rows = rows[inside]
+    hits_so_far = r.running_at(rows, np.ones(len(rows), dtype=bool))
+    return r.divide(r.per_query_at(rows, hits_so_far / (r.rank[rows] + 1.0)), r.num_relevant)
 
 
 def r_precision(r: RankedJudgments, k) -> np.ndarray:

@@ -31,8 +31,16 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
     [0, 1, 2, 0, 0, 1]
     """
     lengths = np.asarray(lengths, dtype=np.int64)
-    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    return np.arange(int(lengths.sum())) - offsets
+    # One array, summed in place: +1 a row, and at each group's first row, back to 0.
+    # (Ten million rows are 80 MB an array, and fresh memory is not free.)
+    out = np.ones(int(lengths.sum()), np.int64)
+    if not len(out):
+        return out
+    lengths = lengths[lengths > 0]
+    out[0] = 0
+    out[np.cumsum(lengths[:-1])] = 1 - lengths[:-1]
+    np.cumsum(out, out=out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -201,20 +209,83 @@ class RankedJudgments:
             self.memo["relevance"] = self.expected(self.relevant.astype(np.float64))
         return self.memo["relevance"]
 
+    # -- sums over a few rows --------------------------------------------------------
+    #
+    # Most measures add up something that is 0 on every row but a few (the relevant
+    # docs, the judged ones): of a million rows, a few thousand. Summing over those rows
+    # only, in the same order, gives the same floats (adding 0.0 changes no sum), and
+    # reads a few thousand rows instead of a million. Under ties="average" a block
+    # shares its relevance among all of its rows, so the kernels read every row then.
+
+    @property
+    def relevant_rows(self) -> np.ndarray:
+        """The relevant rows, ascending (cached)."""
+        if "relevant_rows" not in self.memo:
+            self.memo["relevant_rows"] = np.flatnonzero(self.relevant)
+        return self.memo["relevant_rows"]
+
+    @property
+    def judged_rows(self) -> np.ndarray:
+        """The rows judged at any grade, and the relevant ones, ascending (cached)."""
+        if "judged_rows" not in self.memo:
+            self._needs("judged")
+            self.memo["judged_rows"] = np.flatnonzero(self.judged | self.relevant)
+        return self.memo["judged_rows"]
+
+    def within_at(self, rows: np.ndarray, k) -> np.ndarray | None:
+        """:meth:`within` of some rows only (None: every one)."""
+        if k is None:
+            return None
+        if np.ndim(k) == 0:
+            return self.rank[rows] < k
+        return self.rank[rows] < np.asarray(k)[self.query[rows]]
+
+    def per_query_at(self, rows: np.ndarray, weights, k=None) -> np.ndarray:
+        """:meth:`per_query` of weights that are 0 on every row but ``rows`` (ascending):
+        ``weights`` has one value per row of ``rows``."""
+        inside = self.within_at(rows, k)
+        query = self.query[rows]
+        if inside is not None:
+            query, weights = query[inside], np.asarray(weights)[inside]
+        return np.bincount(query, weights=weights, minlength=self.n_queries)
+
+    def running_at(self, rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """:meth:`running_hits` among ``rows`` (ascending) only: for each of them, the
+        rows of ``rows`` in its query up to it (itself included) where ``mask`` (one
+        bool per row of ``rows``)."""
+        found = np.cumsum(mask)
+        starts, counts = _groups(self.query[rows])
+        before = found[starts] - mask[starts]
+        return found - np.repeat(before, counts)
+
     def hits(self, k=None) -> np.ndarray:
         """Relevant docs within the cut-off, per query (cached: recall, precision and hit
         rate all start from it). Under ``ties="average"``: their expected number."""
         if np.ndim(k) != 0:  # one cut-off per query: not cached
-            return self.per_query(self.relevance, k)
+            return self._hits(k)
         key = ("hits", k)
         if key not in self.memo:
-            self.memo[key] = self.per_query(self.relevance, k)
+            self.memo[key] = self._hits(k)
         return self.memo[key]
+
+    def _hits(self, k) -> np.ndarray:
+        if self.ties is not None:
+            return self.per_query(self.relevance, k)
+        rows = self.relevant_rows
+        return self.per_query_at(rows, np.ones(len(rows)), k)
+
+    @property
+    def num_relevant_retrieved(self) -> np.ndarray:
+        """Relevant rows of each query, whatever the tie rule (a count: no expectation)."""
+        rows = self.relevant_rows
+        return np.bincount(self.query[rows], minlength=self.n_queries).astype(np.float64)
 
     def first_hits(self, k=None) -> tuple[np.ndarray, np.ndarray]:
         """(query, rank) of each query's first relevant row within ``k``."""
-        mask = self.relevant if k is None else self.relevant & self.within(k)
-        rows = np.flatnonzero(mask)
+        rows = self.relevant_rows
+        inside = self.within_at(rows, k)
+        if inside is not None:
+            rows = rows[inside]
         first = rows[_changes(self.query[rows])]
         return self.query[first], self.rank[first]
 
@@ -243,18 +314,22 @@ class RankedJudgments:
         return np.divide(numerator, denominator, out=np.zeros(self.n_queries),
                          where=denominator > 0)
 
-    def discounts(self, base: float = 2) -> np.ndarray:
-        """``log_base(rank + 1)`` of each row (rank from 1): DCG's discount."""
+    def discounts(self, base: float = 2, rows: np.ndarray | None = None) -> np.ndarray:
+        """``log_base(rank + 1)`` of each row (rank from 1): DCG's discount (of ``rows``
+        only, when given)."""
+        rank = self.rank if rows is None else self.rank[rows]
         if base == 2:
-            return np.log2(self.rank + 2.0)
-        return np.log(self.rank + 2.0) / np.log(base)
+            return np.log2(rank + 2.0)
+        return np.log(rank + 2.0) / np.log(base)
 
     # -- what the judgments say of each row --------------------------------------------
 
     @property
     def num_retrieved(self) -> np.ndarray:
         """Rows of each query (all of its ranking when the metrics read it all)."""
-        return np.bincount(self.query, minlength=self.n_queries).astype(np.float64)
+        # From the runs of rows, not the rows: a query has one run (its rows are grouped).
+        return np.bincount(self.query[self.starts], weights=self.counts,
+                           minlength=self.n_queries).astype(np.float64)
 
     def _needs(self, part: str) -> None:
         if getattr(self, part) is None:

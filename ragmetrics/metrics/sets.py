@@ -64,7 +64,7 @@ def num_rel_ret(r: RankedJudgments, k) -> np.ndarray:
 
     A count, whatever the order: it never depends on how ties are broken.
     """
-    return r.per_query(r.relevant)
+    return r.num_relevant_retrieved
 
 
 def set_precision(r: RankedJudgments, k) -> np.ndarray:
