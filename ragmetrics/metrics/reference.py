@@ -1287,15 +1287,23 @@ def bing(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 # -- trec_eval's experimental nDCG variants and G, its queries and relstring ---------------
 
 
-def _graded(retrieved, relevant, gain, gains, relevance_level, duplicates):
-    """The query, its retrieved docs' gains and its ideal gains (positive, best first)."""
+def _graded(retrieved, relevant, *, gain, gains, relevance_level, duplicates, empty_relevant,
+            by_relevance: bool) -> tuple[list, list, float | None]:
+    """(the retrieved docs' gains, the ideal gains: positive, best first, a score): the
+    score is not None for a query scored without them: by ``empty_relevant`` when it has
+    no relevant doc (always if ``by_relevance``, else under a policy other than
+    "zero"), else 0 when no judged doc has a positive gain."""
     check_choice(gain, GAIN_POLICIES, "gain")
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
     q.check_gains(gain)
+    if by_relevance or empty_relevant != "zero":
+        empty = _if_empty(q, empty_relevant, article_value=0.0)
+        if empty is not None:
+            return [], [], empty
     found = [_doc_gain(q, doc, gain, gains) for doc in q.ranking]
     ideal = sorted((g for g in (_doc_gain(q, doc, gain, gains) for doc in q.grades) if g > 0),
                    reverse=True)
-    return q, found, ideal
+    return found, ideal, (None if ideal else 0.0)
 
 
 def _running_dcg(gains: list[float]) -> list[float]:
@@ -1327,13 +1335,11 @@ def ndcg_rel(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linea
     >>> round(ndcg_rel(["x", "a"], {"a": 1}), 4)  # (1 / log2 3) / 1, at rank 2
     0.6309
     """
-    q, found, ideal = _graded(retrieved, relevant, gain, gains, relevance_level, duplicates)
-    if empty_relevant != "zero":
-        empty = _if_empty(q, empty_relevant, article_value=0.0)
-        if empty is not None:
-            return empty
-    if not ideal:
-        return 0.0
+    found, ideal, score = _graded(retrieved, relevant, gain=gain, gains=gains,
+                                  relevance_level=relevance_level, duplicates=duplicates,
+                                  empty_relevant=empty_relevant, by_relevance=False)
+    if score is not None:
+        return score
     dcg, idcg = _running_dcg(found), _running_dcg(ideal)
     points = [dcg[i] / idcg[min(i, len(ideal) - 1)] for i, g in enumerate(found) if g > 0]
     final = dcg[-1] if dcg else 0.0
@@ -1363,12 +1369,11 @@ def rndcg(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linear",
     >>> round(rndcg(["b", "a"], {"a": 2, "b": 1}), 4)
     0.6799
     """
-    q, found, ideal = _graded(retrieved, relevant, gain, gains, relevance_level, duplicates)
-    empty = _if_empty(q, empty_relevant, article_value=0.0)
-    if empty is not None:
-        return empty
-    if not ideal:  # relevant docs, but a gain map gives none of them a positive gain
-        return 0.0
+    found, ideal, score = _graded(retrieved, relevant, gain=gain, gains=gains,
+                                  relevance_level=relevance_level, duplicates=duplicates,
+                                  empty_relevant=empty_relevant, by_relevance=True)
+    if score is not None:  # no relevant doc; or a gain map gives none a positive gain
+        return score
     dcg, idcg = _running_dcg(found), _running_dcg(ideal)
 
     def dcg_at(b: int) -> float:
@@ -1401,13 +1406,11 @@ def g_measure(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "line
     >>> round(g_measure(["x", "a"], {"a": 1}), 4)  # rank 2: C = 2, S = 1: 1 / log2 3
     0.6309
     """
-    q, found, ideal = _graded(retrieved, relevant, gain, gains, relevance_level, duplicates)
-    if empty_relevant != "zero":
-        empty = _if_empty(q, empty_relevant, article_value=0.0)
-        if empty is not None:
-            return empty
-    if not ideal:
-        return 0.0
+    found, ideal, score = _graded(retrieved, relevant, gain=gain, gains=gains,
+                                  relevance_level=relevance_level, duplicates=duplicates,
+                                  empty_relevant=empty_relevant, by_relevance=False)
+    if score is not None:
+        return score
     cost = collected = 0.0
     terms = []
     for rank, g in enumerate(found):
