@@ -44,6 +44,7 @@ from ragmetrics.io import (
     tables,
     trec,
 )
+from ragmetrics.io.arrow import string_keys
 from ragmetrics.io.checks import (
     Bad,
     Column,
@@ -554,6 +555,85 @@ def test_repeated_pairs_are_found_as_pandas_finds_them(pairs):
                     .duplicated().any())
     assert any_repeated_pair(queries, docs) is expected
     assert any_repeated_pair(queries.astype(object), docs.astype(object)) is expected
+
+
+def arrow_layouts(values: list[str], data) -> pa.ChunkedArray:
+    """``values`` as Arrow strings laid out as drawn: string or large_string, in chunks
+    of any size, each chunk maybe a slice of a longer array (its buffer starts earlier
+    and ends later than its strings)."""
+    kind = data.draw(st.sampled_from([pa.string(), pa.large_string()]))
+    chunks, start = [], 0
+    while start < len(values):
+        stop = data.draw(st.integers(start + 1, len(values)))
+        before, after = data.draw(st.lists(st.text(max_size=9), max_size=2)), data.draw(
+            st.lists(st.text(max_size=9), max_size=2))
+        whole = pa.array(before + values[start:stop] + after, kind)
+        chunks.append(whole.slice(len(before), stop - start))
+        start = stop
+    return pa.chunked_array(chunks, kind)
+
+
+# Ids of every length around the 8-byte words a key is made of, ASCII and not.
+IDS = st.text(st.sampled_from("ab\x00 é"), max_size=30)
+
+
+@FUZZ
+@given(data=st.data(), values=st.lists(IDS, min_size=1, max_size=12))
+def test_string_keys_are_a_function_of_the_bytes(data, values):
+    one, other = arrow_layouts(values, data), arrow_layouts(values, data)
+    np.testing.assert_array_equal(string_keys(one), string_keys(other))
+    mixed = string_keys(one)
+    string_keys(arrow_layouts(values[::-1], data), into=mixed)
+    again = string_keys(other)
+    string_keys(arrow_layouts(values[::-1], data), into=again)
+    np.testing.assert_array_equal(mixed, again)
+
+
+def test_string_keys_tell_apart_ids_of_up_to_24_bytes():
+    ids = [f"{i:0{width}d}" for width in (1, 7, 8, 9, 16, 17, 24) for i in range(500)]
+    ids += ["", "a", "a\x00", "a\x00\x00", "ab" * 12]
+    keys = string_keys(pa.array(ids, pa.large_string()))
+    assert len(np.unique(keys)) == len(set(ids))
+
+
+@FUZZ
+@given(data=st.data(), ids=st.lists(IDS, min_size=1, max_size=5, unique=True))
+def test_repeated_pairs_in_any_arrow_layout_are_found_as_pandas_finds_them(data, ids):
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)),
+                               min_size=1, max_size=10))
+    queries = [q for q, _ in pairs]
+    docs = [d for _, d in pairs]
+    expected = bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
+    found = any_repeated_pair(pd.Series(pd.arrays.ArrowExtensionArray(
+        arrow_layouts(queries, data))), pd.Series(pd.arrays.ArrowExtensionArray(
+            arrow_layouts(docs, data))))
+    assert found is expected
+
+
+def test_pairs_with_equal_keys_but_other_ids_are_no_repeat():
+    # 40 bytes: a key reads bytes 0-7, 16-23 and 32-39; these ids differ in byte 10 only.
+    docs = pa.array(["a" * 10 + c + "a" * 29 for c in "xyz"], pa.large_string())
+    assert len(np.unique(string_keys(docs))) == 1
+    queries = pd.Series(["q1"] * 3, dtype="string[pyarrow]")
+    assert any_repeated_pair(queries, pd.Series(pd.arrays.ArrowExtensionArray(docs))) is False
+    twice = pa.concat_arrays([docs, docs.slice(1, 1)])
+    assert any_repeated_pair(pd.Series(["q1"] * 4, dtype="string[pyarrow]"),
+                             pd.Series(pd.arrays.ArrowExtensionArray(twice))) is True
+
+
+def test_a_qrels_pair_twice_is_refused_whether_queries_are_grouped_or_not(tmp_path):
+    lines = [f"q{i // 50} 0 d{i % 50:05d} 1" for i in range(4000)]  # past the fast split
+    for name, order in (("grouped", lines), ("interleaved", lines[::2] + lines[1::2])):
+        path = tmp_path / f"{name}.qrels"
+        repeated = [*order, order[1234]]
+        path.write_text("\n".join(repeated) + "\n")
+        with pytest.raises(FormatError) as error:
+            read_trec_qrels(path)
+        assert error.value.line == len(repeated)
+        assert error.value.text == order[1234]
+        assert "twice, on lines 1235 and 4001" in error.value.reason
+        path.write_text("\n".join(order) + "\n")
+        assert len(read_trec_qrels(path)) == 4000
 
 
 # --- what the readers return --------------------------------------------------------------

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError
 from ..validation import check_choice
-from .arrow import InDoubt, arrow_array, frame, memory_pool
+from .arrow import InDoubt, arrow_array, frame, memory_pool, string_keys
 from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
 from .tables import Table, read_table
 
@@ -116,8 +116,22 @@ def any_repeated_pair(queries: pd.Series, docs: pd.Series) -> bool:
     query_array, doc_array = arrow_array(queries), arrow_array(docs)
     if query_array is None or doc_array is None:
         return bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
+    # A 64-bit key per row, of the query's bytes and the doc's, sorted: a pair on two
+    # rows is two equal neighbours. Equal keys can also be two pairs that differ, so
+    # only the exact look (dictionary codes) says yes; no two equal keys is a sure no.
+    keys = string_keys(query_array)
+    if keys is not None and string_keys(doc_array, into=keys) is not None:
+        keys.sort()
+        if not (keys[1:] == keys[:-1]).any():
+            return False
+        del keys
+    return _any_repeated_code_pair(query_array, doc_array)
+
+
+def _any_repeated_code_pair(query_array, doc_array) -> bool:
+    """any_repeated_pair by dictionary codes: exact, and slower (a hash table of the ids)."""
     # Each pair as one int64 (query code, doc code), sorted: a pair twice is two equal
-    # neighbours. Runs come grouped by query, nearly sorted already.
+    # neighbours.
     codes = []
     for array in (query_array, doc_array):
         encoded = pc.dictionary_encode(array, memory_pool=memory_pool())
