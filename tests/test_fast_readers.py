@@ -44,6 +44,7 @@ from ragmetrics.io import (
     tables,
     trec,
 )
+from ragmetrics.io import source as source_module
 from ragmetrics.io.arrow import string_keys
 from ragmetrics.io.checks import (
     Bad,
@@ -75,6 +76,14 @@ def definition_only():
         yield
 
 
+@contextlib.contextmanager
+def mapped():
+    """The readers with every file (but an empty one) mapped into memory, however small."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(source_module, "MAP_FROM", 1)
+        yield
+
+
 def attempt(reader, path, **options):
     try:
         return reader(path, **options), None
@@ -86,6 +95,15 @@ def assert_same_answer(reader, path, **options):
     """The reader gives the same frame, or the same error, with and without the fast
     parsers; returns the frame (or None)."""
     frame, error = attempt(reader, path, **options)
+    with mapped():  # the fast parsers on the file mapped into memory: the same answer
+        from_map, map_error = attempt(reader, path, **options)
+    if error is None:
+        assert map_error is None, map_error
+        pd.testing.assert_frame_equal(from_map, frame)
+    else:
+        assert map_error is not None
+        assert (map_error.reason, map_error.line, map_error.text, map_error.unit) == (
+            error.reason, error.line, error.text, error.unit)
     with definition_only():
         expected, expected_error = attempt(reader, path, **options)
     if expected_error is not None:

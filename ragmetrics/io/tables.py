@@ -201,8 +201,8 @@ def fast_csv(source: Source, delimiter: str) -> Table | None:
     no line break inside the header, and only quotes that open and close whole fields
     (:func:`_plain_quotes`); anything else is left to :func:`parse_csv`.
     """
-    data = source.data
-    if not data or b"\x00" in data or not is_utf8(data):
+    data = source.buffer  # bytes, or the file mapped into memory: find, not ``in``
+    if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
         return None
     found = _header(data, delimiter)
     if found is None:
@@ -315,7 +315,7 @@ def fast_jsonl(source: Source) -> Table | None:
     import pyarrow as pa
     import pyarrow.json as pj
 
-    data = source.data
+    data = source.buffer
     lines = _object_lines(data)
     if lines is None or not is_utf8(data):
         return None
@@ -348,7 +348,7 @@ def _object_lines(data: bytes) -> int | None:
     if not len(codes):
         return None
     ends = positions(codes, ord("\n"))
-    if not data.endswith(b"\n"):
+    if data[-1:] != b"\n":
         ends = np.append(ends, len(codes))
     starts = np.concatenate([[0], ends[:-1] + 1])
     if not (codes[starts] == ord("{")).all():
