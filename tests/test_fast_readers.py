@@ -44,6 +44,7 @@ from ragmetrics.io import (
     tables,
     trec,
 )
+from ragmetrics.io import arrow as arrow_module
 from ragmetrics.io import source as source_module
 from ragmetrics.io.arrow import string_keys
 from ragmetrics.io.checks import (
@@ -69,7 +70,7 @@ def definition_only():
     """The readers with every fast parser turned off: the definition alone."""
     original = tables.parse_parquet
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tables, "fast_csv", lambda source, delimiter: None)
+        patch.setattr(tables, "fast_csv", lambda source, delimiter, numbers=(): None)
         patch.setattr(tables, "fast_jsonl", lambda source: None)
         patch.setattr(tables, "parse_parquet", lambda path, fast=False: original(path))
         patch.setattr(trec, "FAST_PARSE_FROM", 1 << 62)
@@ -573,6 +574,27 @@ def test_repeated_pairs_are_found_as_pandas_finds_them(pairs):
                     .duplicated().any())
     assert any_repeated_pair(queries, docs) is expected
     assert any_repeated_pair(queries.astype(object), docs.astype(object)) is expected
+
+
+@pytest.mark.parametrize("parallel_from", [1, 1 << 62])
+def test_numbers_converted_in_two_threads_are_the_same(monkeypatch, parallel_from):
+    monkeypatch.setattr(arrow_module, "PARALLEL_FROM", parallel_from)
+    texts = [str(i * 7 - 50) for i in range(3000)]
+    chunks = [pa.array(texts[i : i + 250], pa.string()) for i in range(0, 3000, 250)]
+    ranks = integers_from_text(pd.Series(pd.arrays.ArrowExtensionArray(
+        pa.chunked_array(chunks))), "rank")
+    np.testing.assert_array_equal(ranks, np.array(texts, dtype=np.int64))
+    scores = numbers_from_text(pd.Series(pd.arrays.ArrowExtensionArray(
+        pa.chunked_array(chunks))), "score")
+    np.testing.assert_array_equal(scores, np.array(texts, dtype=np.float64))
+    # A value beyond int64 in the half the other thread converts, and in the first half.
+    for row in (2900, 10):
+        wide = list(texts)
+        wide[row] = "9223372036854775808"
+        found = integers_from_text(pd.Series(pd.arrays.ArrowExtensionArray(pa.chunked_array(
+            [pa.array(wide[i : i + 250], pa.string()) for i in range(0, 3000, 250)]))),
+            "rank")
+        assert found == Bad(row, "rank '9223372036854775808' does not fit a 64-bit integer")
 
 
 def arrow_layouts(values: list[str], data) -> pa.ChunkedArray:

@@ -14,12 +14,16 @@ first use; ``pyarrow`` itself is imported by pandas already.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = [
+    "PARALLEL_FROM",
     "InDoubt",
     "any_byte",
     "arrow_array",
@@ -170,13 +174,21 @@ def first_with_edge_byte(array, ranges) -> int | bool | None:
     chunks = _string_chunks(array)
     if chunks is None:
         return False
+    # Most strings have no edge byte up to the set's highest (for whitespace: 32): one
+    # comparison per edge tells, and the set is looked up only if one does.
+    highest = max((high for _, high in ranges), default=None) if not callable(ranges) else 255
     base = 0
     for offsets, data in chunks:
         starts, ends = offsets[:-1], offsets[1:]
         bad = starts == ends
-        if len(data) and ranges:
-            bad |= in_set(data[np.minimum(starts, len(data) - 1)], ranges)
-            bad |= in_set(data[np.maximum(ends - 1, 0)], ranges)
+        if len(data) and ranges and len(starts):
+            # (An empty string may start at the end of the buffer: it is bad already.)
+            for edges in (starts if int(starts[-1]) < len(data) else
+                          np.minimum(starts, len(data) - 1),
+                          ends - 1 if int(ends[0]) > 0 else np.maximum(ends - 1, 0)):
+                found = data[edges]
+                if highest == 255 or (found <= highest).any():
+                    bad |= in_set(found, ranges)
         if bad.any():
             return base + int(np.argmax(bad))
         base += len(starts)
@@ -296,19 +308,37 @@ def _mix_keys(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray) -> None:
     keys += key
 
 
+#: From this many values on, :func:`numpy_column` converts in two threads.
+PARALLEL_FROM = 200_000
+
+
 def numpy_column(array, dtype, convert=None) -> np.ndarray:
     """An Arrow column as a new, writable NumPy array, ``convert``-ed chunk by chunk.
 
     Fresh memory is slow to touch (on the machine measured, a freshly mapped MB costs up
     to 5 ms the first time): converting chunk by chunk into one array needs no
     column-sized temporary. Nulls become NaN, so a column with nulls needs a float dtype.
+    A long column is converted half in another thread: ``pyarrow.compute`` works without
+    the GIL, and parsing numbers from text is the slowest part of a read after the split.
     """
     out = np.empty(len(array), dtype=dtype)
-    start = 0
-    for chunk in array.chunks if isinstance(array, pa.ChunkedArray) else [array]:
-        values = chunk if convert is None else convert(chunk)
-        out[start : start + len(chunk)] = values.to_numpy(zero_copy_only=False)
-        start += len(chunk)
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    starts = np.cumsum([0] + [len(chunk) for chunk in chunks]).tolist()
+
+    def fill(indices) -> None:
+        for i in indices:
+            values = chunks[i] if convert is None else convert(chunks[i])
+            out[starts[i] : starts[i + 1]] = values.to_numpy(zero_copy_only=False)
+
+    if convert is None or len(array) < PARALLEL_FROM or len(chunks) < 2 or (
+            (os.cpu_count() or 1) < 2):
+        fill(range(len(chunks)))
+        return out
+    half = len(chunks) // 2
+    with ThreadPoolExecutor(1) as pool:
+        other = pool.submit(fill, range(half, len(chunks)))
+        fill(range(half))
+        other.result()  # its exception, if it raised one
     return out
 
 
@@ -341,6 +371,7 @@ def read_delimited(
     quoted: bool = False,
     keep: list[int] | None = None,
     coded: tuple[int, ...] = (),
+    narrow: tuple[int, ...] = (),
 ) -> list[pa.ChunkedArray] | None:
     """The fields of delimited text as large-string columns, or None if Arrow refuses it.
 
@@ -349,8 +380,10 @@ def read_delimited(
     data; with ``quoted=True`` a field may be quoted as in RFC 4180 (``"a ""b"" c"``),
     line breaks included. No value becomes null. ``keep`` lists the columns to return
     (all by default); ``coded`` those to return dictionary-encoded (a column of few
-    values, such as TREC's ``Q0``: 4 bytes a row instead of 8 and the text). The caller
-    checks that ``data`` is UTF-8.
+    values, such as TREC's ``Q0``: 4 bytes a row instead of 8 and the text); ``narrow``
+    those to return as ``string``, with 32-bit offsets (columns of numbers, whose text
+    goes once they are parsed: 4 bytes a row less to write). The caller checks that
+    ``data`` is UTF-8.
     """
     import pyarrow.csv as pcsv
 
@@ -369,8 +402,8 @@ def read_delimited(
                 ignore_empty_lines=True,
             ),
             convert_options=pcsv.ConvertOptions(
-                column_types={name: pa.dictionary(pa.int32(), pa.string()) if int(name[1:])
-                              in coded else pa.large_string() for name in kept},
+                column_types={name: _column_type(int(name[1:]), coded, narrow)
+                              for name in kept},
                 include_columns=kept,
                 null_values=[],
                 strings_can_be_null=False,
@@ -382,3 +415,9 @@ def read_delimited(
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None  # a record with another number of fields, an unclosed quote, ...
     return [table.column(name) for name in kept]
+
+
+def _column_type(column: int, coded: tuple[int, ...], narrow: tuple[int, ...]) -> pa.DataType:
+    if column in coded:
+        return pa.dictionary(pa.int32(), pa.string())
+    return pa.string() if column in narrow else pa.large_string()

@@ -218,7 +218,7 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     >>> long.equals(wide)
     True
     """
-    table = read_table(path, format)
+    table = read_table(path, format, numbers=("relevance",))
     try:
         return _golden(table)
     except InDoubt:  # the fast parse met a problem: the definition finds and words it
@@ -312,7 +312,7 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
     2       q1     c3     3
     """
     check_choice(duplicates, RUN_DUPLICATES, "duplicates")
-    table = read_table(path, format)
+    table = read_table(path, format, numbers=("rank", "score"))
     try:
         return _results(table, duplicates)
     except InDoubt:  # the fast parse met a problem: the definition finds and words it

@@ -115,11 +115,13 @@ def format_of(path, format: str | None) -> str:
     return _EXTENSIONS[suffix]
 
 
-def read_table(path, format: str | None, *, fast: bool = True) -> Table:
+def read_table(path, format: str | None, *, fast: bool = True,
+               numbers: tuple[str, ...] = ()) -> Table:
     """Parse ``path`` as a table of the given format (or the one its name tells).
 
     ``fast``: by the fast parser if it can vouch for the file (a table whose errors
-    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition.
+    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition. ``numbers``:
+    the columns to be read as numbers, whose text the fast CSV parser keeps narrower.
     """
     kind = format_of(path, format)
     if kind == "parquet":
@@ -129,7 +131,8 @@ def read_table(path, format: str | None, *, fast: bool = True) -> Table:
         delimiter = "\t" if kind == "tsv" else ","
         table = None
         if fast:
-            table = fast_jsonl(source) if kind == "jsonl" else fast_csv(source, delimiter)
+            table = (fast_jsonl(source) if kind == "jsonl" else
+                     fast_csv(source, delimiter, numbers))
         if table is None:
             table = parse_jsonl(source) if kind == "jsonl" else parse_csv(source, delimiter)
     if not len(table):
@@ -193,8 +196,10 @@ def parse_csv(source: Source, delimiter: str) -> Table:
                  typed=False, source=source)
 
 
-def fast_csv(source: Source, delimiter: str) -> Table | None:
-    """The records of a CSV (or TSV) file by Arrow's parser, or None if in any doubt.
+def fast_csv(source: Source, delimiter: str, numbers: tuple[str, ...] = ()) -> Table | None:
+    """The records of a CSV (or TSV) file by Arrow's parser, or None if in any doubt;
+    the columns named in ``numbers`` as 32-bit-offset strings (``narrow`` of
+    :func:`~ragmetrics.io.arrow.read_delimited`).
 
     The header line is read as :func:`parse_csv` reads it; the records after it by
     Arrow, which reads them as Python's ``csv`` module does when the file has no NUL,
@@ -220,8 +225,9 @@ def fast_csv(source: Source, delimiter: str) -> Table | None:
     if (delimiter in WHITESPACE or len(header) == 1) and _has_blank_text_line(body):
         return None
     keep = [i for i, name in enumerate(header) if name]
+    narrow = tuple(i for i in keep if header[i] in numbers)
     columns = read_delimited(memoryview(data)[start:], delimiter, len(header), quoted=quoted,
-                             keep=keep)
+                             keep=keep, narrow=narrow)
     if columns is None or not len(columns[0]):
         return None
     del body, data

@@ -78,7 +78,7 @@ _SEPARATOR_BYTES = byte_set(_SEPARATORS)
 _TO_SPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
-def _split_arrow(data: bytes | mmap.mmap, n_fields: int):
+def _split_arrow(data: bytes | mmap.mmap, n_fields: int, narrow: tuple[int, ...] = ()):
     """(the fields as Arrow columns, whether the text was squeezed), or None.
 
     Arrow splits on one delimiter, not on runs of whitespace. So a file is split on its
@@ -87,6 +87,7 @@ def _split_arrow(data: bytes | mmap.mmap, n_fields: int):
     whitespace split exactly. Otherwise the file's whitespace is squeezed (every run of
     separators becomes one space, none at either end of a line) and split on spaces.
     Line breaks \\r\\n and \\r are written \\n first (:func:`_prepared`).
+    ``narrow``: the fields read as numbers (see :func:`read_delimited`).
     """
     # NUL is left to the scan, as is text that is not UTF-8 (the scan says where).
     # (``find``, not ``in``: ``data`` may be a file mapped into memory, see Source.buffer.)
@@ -94,13 +95,13 @@ def _split_arrow(data: bytes | mmap.mmap, n_fields: int):
         return None
     data = _prepared(data, squeezed=False)
     delimiter = "\t" if b"\t" in data[:65536] else " "
-    columns = read_delimited(data, delimiter, n_fields, coded=_CODED)
+    columns = read_delimited(data, delimiter, n_fields, coded=_CODED, narrow=narrow)
     if columns is not None:
         padded = any(data.find(c.encode()) >= 0 for c in _SEPARATORS if c != delimiter)
         tokens = _tokens(columns, trim=padded)
         if tokens is not None:
             return tokens, False
-    columns = read_delimited(_squeeze(data[:]), " ", n_fields, coded=_CODED)
+    columns = read_delimited(_squeeze(data[:]), " ", n_fields, coded=_CODED, narrow=narrow)
     tokens = None if columns is None else _tokens(columns, trim=False)
     return None if tokens is None else (tokens, True)
 
@@ -215,7 +216,8 @@ def _read_trec(
     a (query, doc) pair on two lines, in the words of judgments or of a run."""
     source = path if isinstance(path, Source) else Source(path)
     if len(source.buffer) >= FAST_PARSE_FROM:
-        split = _split_arrow(source.buffer, len(layout))
+        numbers = tuple(layout.index(name) for name, convert in keep.items() if convert)
+        split = _split_arrow(source.buffer, len(layout), numbers)
         if split is not None:
             columns, squeezed = split
             source.release()  # the columns hold the text now
