@@ -45,7 +45,7 @@ from ragmetrics.io import (
     tables,
     trec,
 )
-from ragmetrics.io import arrow as arrow_module
+from ragmetrics.io import checks as checks_module
 from ragmetrics.io import source as source_module
 from ragmetrics.io.arrow import read_delimited, string_keys
 from ragmetrics.io.checks import (
@@ -617,25 +617,32 @@ def test_no_column_of_a_fast_parse_points_into_the_mapped_file(tmp_path, monkeyp
     outside(pq.read_table(pa.BufferReader(mapped)).columns, mapped)
 
 
-@pytest.mark.parametrize("parallel_from", [1, 1 << 62])
-def test_numbers_converted_in_two_threads_are_the_same(monkeypatch, parallel_from):
-    monkeypatch.setattr(arrow_module, "PARALLEL_FROM", parallel_from)
-    texts = [str(i * 7 - 50) for i in range(3000)]
-    chunks = [pa.array(texts[i : i + 250], pa.string()) for i in range(0, 3000, 250)]
-    ranks = integers_from_text(pd.Series(pd.arrays.ArrowExtensionArray(
-        pa.chunked_array(chunks))), "rank")
-    np.testing.assert_array_equal(ranks, np.array(texts, dtype=np.int64))
-    scores = numbers_from_text(pd.Series(pd.arrays.ArrowExtensionArray(
-        pa.chunked_array(chunks))), "score")
-    np.testing.assert_array_equal(scores, np.array(texts, dtype=np.float64))
-    # A value beyond int64 in the half the other thread converts, and in the first half.
-    for row in (2900, 10):
-        wide = list(texts)
-        wide[row] = "9223372036854775808"
-        found = integers_from_text(pd.Series(pd.arrays.ArrowExtensionArray(pa.chunked_array(
-            [pa.array(wide[i : i + 250], pa.string()) for i in range(0, 3000, 250)]))),
-            "rank")
-        assert found == Bad(row, "rank '9223372036854775808' does not fit a 64-bit integer")
+@pytest.mark.parametrize("together_from", [1, 1 << 62])
+def test_columns_checked_two_at_a_time_give_the_same_answer(tmp_path, monkeypatch,
+                                                             together_from):
+    monkeypatch.setattr(checks_module, "TOGETHER_FROM", together_from)
+    rows = [[f"q{i // 10}", f"d{i}", str(i % 10 + 1), str(i / 8)] for i in range(3000)]
+    header = "query_id,doc_id,rank,score\n"
+
+    def csv_text(rows):
+        return header + "".join(",".join(row) + "\n" for row in rows)
+
+    run = read_results(write(tmp_path, "r.csv", csv_text(rows)))
+    np.testing.assert_array_equal(run["score"], [float(row[3]) for row in rows])
+    np.testing.assert_array_equal(run["rank"], [int(row[2]) for row in rows])
+    # A bad score (the column checked in the other thread) before a bad rank, and after.
+    for score_row, rank_row, line, reason in ((100, 2000, 102, "score must be a number"),
+                                              (2000, 100, 102, "rank must be an integer"),
+                                              (100, 100, 102, "rank must be an integer")):
+        bad = [list(row) for row in rows]
+        bad[score_row][3], bad[rank_row][2] = "1.5x", "2.5"
+        for name, text in (("bad.csv", csv_text(bad)), ("bad.run", "".join(
+                f"{q} Q0 {d} {r} {x} bm25\n" for q, d, r, x in bad))):
+            reader = read_trec_run if name.endswith(".run") else read_results
+            with pytest.raises(FormatError) as caught:
+                reader(write(tmp_path, name, text))
+            assert caught.value.line == line - name.endswith(".run")
+            assert reason in caught.value.reason
 
 
 def arrow_layouts(values: list[str], data) -> pa.ChunkedArray:

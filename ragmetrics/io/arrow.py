@@ -14,16 +14,12 @@ first use; ``pyarrow`` itself is imported by pandas already.
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = [
-    "PARALLEL_FROM",
     "InDoubt",
     "any_byte",
     "arrow_array",
@@ -308,37 +304,19 @@ def _mix_keys(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray) -> None:
     keys += key
 
 
-#: From this many values on, :func:`numpy_column` converts in two threads.
-PARALLEL_FROM = 200_000
-
-
 def numpy_column(array, dtype, convert=None) -> np.ndarray:
     """An Arrow column as a new, writable NumPy array, ``convert``-ed chunk by chunk.
 
     Fresh memory is slow to touch (on the machine measured, a freshly mapped MB costs up
     to 5 ms the first time): converting chunk by chunk into one array needs no
     column-sized temporary. Nulls become NaN, so a column with nulls needs a float dtype.
-    A long column is converted half in another thread: ``pyarrow.compute`` works without
-    the GIL, and parsing numbers from text is the slowest part of a read after the split.
     """
     out = np.empty(len(array), dtype=dtype)
-    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
-    starts = np.cumsum([0] + [len(chunk) for chunk in chunks]).tolist()
-
-    def fill(indices) -> None:
-        for i in indices:
-            values = chunks[i] if convert is None else convert(chunks[i])
-            out[starts[i] : starts[i + 1]] = values.to_numpy(zero_copy_only=False)
-
-    if convert is None or len(array) < PARALLEL_FROM or len(chunks) < 2 or (
-            (os.cpu_count() or 1) < 2):
-        fill(range(len(chunks)))
-        return out
-    half = len(chunks) // 2
-    with ThreadPoolExecutor(1) as pool:
-        other = pool.submit(fill, range(half, len(chunks)))
-        fill(range(half))
-        other.result()  # its exception, if it raised one
+    start = 0
+    for chunk in array.chunks if isinstance(array, pa.ChunkedArray) else [array]:
+        values = chunk if convert is None else convert(chunk)
+        out[start : start + len(chunk)] = values.to_numpy(zero_copy_only=False)
+        start += len(chunk)
     return out
 
 

@@ -16,7 +16,15 @@ import pyarrow.compute as pc
 from ..errors import FormatError
 from ..validation import check_choice
 from .arrow import InDoubt, arrow_array, frame, memory_pool, string_keys
-from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
+from .checks import (
+    Bad,
+    check_ids,
+    check_integers,
+    check_numbers,
+    check_together,
+    earliest,
+    flatten_id_lists,
+)
 from .tables import Table, read_table
 
 __all__ = ["RUN_DUPLICATES", "read_golden", "read_results", "refuse_repeated_pairs"]
@@ -234,10 +242,11 @@ def _golden(table: Table) -> pd.DataFrame:
         queries, docs, _, records = _wide_rows(table, "relevant_ids")
         grades = np.ones(len(docs), dtype=np.int64)
     else:
-        checks = [check_ids(table.column("query_id")), check_ids(table.column("doc_id"))]
+        checks = [lambda: check_ids(table.column("query_id")),
+                  lambda: check_ids(table.column("doc_id"))]
         if "relevance" in table.columns:
-            checks.append(check_integers(table.column("relevance")))
-        queries, docs, *rest = _checked(table, *checks)
+            checks.append(lambda: check_integers(table.column("relevance")))
+        queries, docs, *rest = _checked(table, *check_together(len(table), *checks))
         grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
         records = None  # one row per record
     golden = frame({"query_id": queries, "doc_id": docs, "relevance": grades})
@@ -333,12 +342,13 @@ def _results(table: Table, duplicates: str) -> pd.DataFrame:
         raise table.error(
             f"the results have no column 'score' or 'rank' to order the docs by ({table.found()})"
         )
-    checks = [check_ids(table.column("query_id")), check_ids(table.column("doc_id"))]
+    checks = [lambda: check_ids(table.column("query_id")),
+              lambda: check_ids(table.column("doc_id"))]
     if has_rank:
-        checks.append(check_integers(table.column("rank")))
-    if has_score:
-        checks.append(check_numbers(table.column("score")))
-    queries, docs, *rest = _checked(table, *checks)
+        checks.append(lambda: check_integers(table.column("rank")))
+    if has_score:  # last: the score, the slowest to check, in a thread of its own
+        checks.append(lambda: check_numbers(table.column("score")))
+    queries, docs, *rest = _checked(table, *check_together(len(table), *checks))
     out = {"query_id": queries, "doc_id": docs}
     if has_rank:
         out["rank"] = rest.pop(0)

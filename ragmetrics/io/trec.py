@@ -34,7 +34,7 @@ from .arrow import (
     read_delimited,
     text_series,
 )
-from .checks import Bad, earliest, integers_from_text, numbers_from_text
+from .checks import Bad, check_together, earliest, integers_from_text, numbers_from_text
 from .frames import RUN_DUPLICATES, refuse_repeated_pairs
 from .source import Source
 
@@ -235,12 +235,16 @@ def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> 
     fields = dict(zip(layout, columns, strict=True))
     out = {}
     for name, convert in keep.items():
-        if convert is not None:
-            out[name] = convert(fields[name], name)
-        elif isinstance(fields[name], pd.Series):
+        if convert is None and isinstance(fields[name], pd.Series):
             out[name] = fields[name]
-        else:  # an Arrow column of the fast split
+        elif convert is None:  # an Arrow column of the fast split
             out[name] = text_series(fields[name])
+    # The numbers, two columns at a time (the score, last, in a thread of its own).
+    numbers = [name for name, convert in keep.items() if convert is not None]
+    found = check_together(len(lines), *(
+        lambda name=name: keep[name](fields[name], name) for name in numbers))
+    out.update(zip(numbers, found, strict=True))
+    out = {name: out[name] for name in keep}  # in the layout's order
     # The earliest line, whichever column it is in; and before a later `problem`.
     first = earliest(*(value for value in out.values() if isinstance(value, Bad)))
     if first is not None:
