@@ -88,7 +88,11 @@ _ID_WHITESPACE_BYTES = byte_set(_ID_WHITESPACE)
 # every such string of up to 5 characters), with the values float() gives.
 def _is_decimal_byte(codes: np.ndarray) -> np.ndarray:
     """Which bytes are among ``0-9 . e E + -`` (byte_set's answer, in fewer passes)."""
-    found = (codes >= ord("+")) & (codes <= ord("9")) & (codes != ord(",")) & (codes != ord("/"))
+    found = (codes - np.uint8(ord("-"))) <= ord("9") - ord("-")  # - . / 0-9 (uint8 wraps)
+    found &= codes != ord("/")
+    if found.all():  # most scores: digits, a point, maybe a minus
+        return found
+    found |= codes == ord("+")
     found |= (codes | 0x20) == ord("e")  # e or E
     return found
 
