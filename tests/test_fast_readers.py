@@ -19,6 +19,7 @@ import io
 import itertools
 import json
 import lzma
+import mmap
 import re
 import subprocess
 import sys
@@ -44,6 +45,9 @@ from ragmetrics.io import (
     tables,
     trec,
 )
+from ragmetrics.io import checks as checks_module
+from ragmetrics.io import source as source_module
+from ragmetrics.io.arrow import read_delimited, string_keys
 from ragmetrics.io.checks import (
     Bad,
     Column,
@@ -67,10 +71,18 @@ def definition_only():
     """The readers with every fast parser turned off: the definition alone."""
     original = tables.parse_parquet
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tables, "fast_csv", lambda source, delimiter: None)
+        patch.setattr(tables, "fast_csv", lambda source, delimiter, numbers=(): None)
         patch.setattr(tables, "fast_jsonl", lambda source: None)
         patch.setattr(tables, "parse_parquet", lambda path, fast=False: original(path))
         patch.setattr(trec, "FAST_PARSE_FROM", 1 << 62)
+        yield
+
+
+@contextlib.contextmanager
+def mapped():
+    """The readers with every file (but an empty one) mapped into memory, however small."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(source_module, "MAP_FROM", 1)
         yield
 
 
@@ -85,6 +97,15 @@ def assert_same_answer(reader, path, **options):
     """The reader gives the same frame, or the same error, with and without the fast
     parsers; returns the frame (or None)."""
     frame, error = attempt(reader, path, **options)
+    with mapped():  # the fast parsers on the file mapped into memory: the same answer
+        from_map, map_error = attempt(reader, path, **options)
+    if error is None:
+        assert map_error is None, map_error
+        pd.testing.assert_frame_equal(from_map, frame)
+    else:
+        assert map_error is not None
+        assert (map_error.reason, map_error.line, map_error.text, map_error.unit) == (
+            error.reason, error.line, error.text, error.unit)
     with definition_only():
         expected, expected_error = attempt(reader, path, **options)
     if expected_error is not None:
@@ -554,6 +575,153 @@ def test_repeated_pairs_are_found_as_pandas_finds_them(pairs):
                     .duplicated().any())
     assert any_repeated_pair(queries, docs) is expected
     assert any_repeated_pair(queries.astype(object), docs.astype(object)) is expected
+
+
+def test_no_column_of_a_fast_parse_points_into_the_mapped_file(tmp_path, monkeypatch):
+    # The map goes once the columns are parsed: a column still reading it would change
+    # if the file did (or crash the process if it were cut short).
+    monkeypatch.setattr(source_module, "MAP_FROM", 1)
+    rows = [(f"q{i // 10}", f"d{i}", i % 10 + 1, i / 8) for i in range(3000)]
+    texts = {
+        "r.csv": "query_id,doc_id,rank,score\n" + "".join(f"{q},{d},{r},{x}\n"
+                                                          for q, d, r, x in rows),
+        "q.csv": '"query_id","doc_id"\n' + "".join(f'"{q}","{d},x"\n' for q, d, _, _ in rows),
+        "r.jsonl": "".join(json.dumps(dict(zip(["query_id", "doc_id", "rank", "score"], row,
+                                               strict=True))) + "\n" for row in rows),
+        "r.run": "".join(f"{q} Q0 {d} {r} {x} bm25\n" for q, d, r, x in rows),
+    }
+
+    def outside(columns, mapped):
+        start = np.frombuffer(mapped, np.uint8).__array_interface__["data"][0]
+        for column in columns:
+            for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+                for buffer in chunk.buffers():
+                    assert buffer is None or not start <= buffer.address < start + len(mapped)
+
+    for name, text in texts.items():
+        source = Source(write(tmp_path, name, text))
+        mapped = source.buffer  # kept: the map stays while the columns are looked at
+        assert isinstance(mapped, mmap.mmap)
+        if name.endswith(".run"):  # as the TREC reader splits it (single spaces)
+            columns = read_delimited(mapped, " ", 6, coded=(1,), narrow=(3, 4))
+        else:
+            table = (tables.fast_jsonl(source) if name.endswith(".jsonl") else
+                     tables.fast_csv(source, ",", ("rank", "score")))
+            columns = list(table.values.values())
+        outside(columns, mapped)
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"query_id": [q for q, *_ in rows], "doc_id": [d for _, d, *_ in rows],
+                             "score": [x for *_, x in rows]}), path)
+    mapped = source_module.map_or_read(path)
+    assert isinstance(mapped, mmap.mmap)
+    outside(pq.read_table(pa.BufferReader(mapped)).columns, mapped)
+
+
+@pytest.mark.parametrize("together_from", [1, 1 << 62])
+def test_columns_checked_two_at_a_time_give_the_same_answer(tmp_path, monkeypatch,
+                                                             together_from):
+    monkeypatch.setattr(checks_module, "TOGETHER_FROM", together_from)
+    rows = [[f"q{i // 10}", f"d{i}", str(i % 10 + 1), str(i / 8)] for i in range(3000)]
+    header = "query_id,doc_id,rank,score\n"
+
+    def csv_text(rows):
+        return header + "".join(",".join(row) + "\n" for row in rows)
+
+    run = read_results(write(tmp_path, "r.csv", csv_text(rows)))
+    np.testing.assert_array_equal(run["score"], [float(row[3]) for row in rows])
+    np.testing.assert_array_equal(run["rank"], [int(row[2]) for row in rows])
+    # A bad score (the column checked in the other thread) before a bad rank, and after.
+    for score_row, rank_row, line, reason in ((100, 2000, 102, "score must be a number"),
+                                              (2000, 100, 102, "rank must be an integer"),
+                                              (100, 100, 102, "rank must be an integer")):
+        bad = [list(row) for row in rows]
+        bad[score_row][3], bad[rank_row][2] = "1.5x", "2.5"
+        for name, text in (("bad.csv", csv_text(bad)), ("bad.run", "".join(
+                f"{q} Q0 {d} {r} {x} bm25\n" for q, d, r, x in bad))):
+            reader = read_trec_run if name.endswith(".run") else read_results
+            with pytest.raises(FormatError) as caught:
+                reader(write(tmp_path, name, text))
+            assert caught.value.line == line - name.endswith(".run")
+            assert reason in caught.value.reason
+
+
+def arrow_layouts(values: list[str], data) -> pa.ChunkedArray:
+    """``values`` as Arrow strings laid out as drawn: string or large_string, in chunks
+    of any size, each chunk maybe a slice of a longer array (its buffer starts earlier
+    and ends later than its strings)."""
+    kind = data.draw(st.sampled_from([pa.string(), pa.large_string()]))
+    chunks, start = [], 0
+    while start < len(values):
+        stop = data.draw(st.integers(start + 1, len(values)))
+        before, after = data.draw(st.lists(st.text(max_size=9), max_size=2)), data.draw(
+            st.lists(st.text(max_size=9), max_size=2))
+        whole = pa.array(before + values[start:stop] + after, kind)
+        chunks.append(whole.slice(len(before), stop - start))
+        start = stop
+    return pa.chunked_array(chunks, kind)
+
+
+# Ids of every length around the 8-byte words a key is made of, ASCII and not.
+IDS = st.text(st.sampled_from("ab\x00 é"), max_size=30)
+
+
+@FUZZ
+@given(data=st.data(), values=st.lists(IDS, min_size=1, max_size=12))
+def test_string_keys_are_a_function_of_the_bytes(data, values):
+    one, other = arrow_layouts(values, data), arrow_layouts(values, data)
+    np.testing.assert_array_equal(string_keys(one), string_keys(other))
+    mixed = string_keys(one)
+    string_keys(arrow_layouts(values[::-1], data), into=mixed)
+    again = string_keys(other)
+    string_keys(arrow_layouts(values[::-1], data), into=again)
+    np.testing.assert_array_equal(mixed, again)
+
+
+def test_string_keys_tell_apart_ids_of_up_to_24_bytes():
+    ids = [f"{i:0{width}d}" for width in (1, 7, 8, 9, 16, 17, 24) for i in range(500)]
+    ids += ["", "a", "a\x00", "a\x00\x00", "ab" * 12]
+    keys = string_keys(pa.array(ids, pa.large_string()))
+    assert len(np.unique(keys)) == len(set(ids))
+
+
+@FUZZ
+@given(data=st.data(), ids=st.lists(IDS, min_size=1, max_size=5, unique=True))
+def test_repeated_pairs_in_any_arrow_layout_are_found_as_pandas_finds_them(data, ids):
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)),
+                               min_size=1, max_size=10))
+    queries = [q for q, _ in pairs]
+    docs = [d for _, d in pairs]
+    expected = bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
+    found = any_repeated_pair(pd.Series(pd.arrays.ArrowExtensionArray(
+        arrow_layouts(queries, data))), pd.Series(pd.arrays.ArrowExtensionArray(
+            arrow_layouts(docs, data))))
+    assert found is expected
+
+
+def test_pairs_with_equal_keys_but_other_ids_are_no_repeat():
+    # 40 bytes: a key reads bytes 0-7, 16-23 and 32-39; these ids differ in byte 10 only.
+    docs = pa.array(["a" * 10 + c + "a" * 29 for c in "xyz"], pa.large_string())
+    assert len(np.unique(string_keys(docs))) == 1
+    queries = pd.Series(["q1"] * 3, dtype="string[pyarrow]")
+    assert any_repeated_pair(queries, pd.Series(pd.arrays.ArrowExtensionArray(docs))) is False
+    twice = pa.concat_arrays([docs, docs.slice(1, 1)])
+    assert any_repeated_pair(pd.Series(["q1"] * 4, dtype="string[pyarrow]"),
+                             pd.Series(pd.arrays.ArrowExtensionArray(twice))) is True
+
+
+def test_a_qrels_pair_twice_is_refused_whether_queries_are_grouped_or_not(tmp_path):
+    lines = [f"q{i // 50} 0 d{i % 50:05d} 1" for i in range(4000)]  # past the fast split
+    for name, order in (("grouped", lines), ("interleaved", lines[::2] + lines[1::2])):
+        path = tmp_path / f"{name}.qrels"
+        repeated = [*order, order[1234]]
+        path.write_text("\n".join(repeated) + "\n")
+        with pytest.raises(FormatError) as error:
+            read_trec_qrels(path)
+        assert error.value.line == len(repeated)
+        assert error.value.text == order[1234]
+        assert "twice, on lines 1235 and 4001" in error.value.reason
+        path.write_text("\n".join(order) + "\n")
+        assert len(read_trec_qrels(path)) == 4000
 
 
 # --- what the readers return --------------------------------------------------------------

@@ -9,8 +9,10 @@ raises :class:`FormatError`, and nothing else ever escapes.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
+import mmap
 import pickle
 import re
 from pathlib import Path
@@ -30,6 +32,7 @@ from ragmetrics.io import (
     read_trec_run,
     trec,
 )
+from ragmetrics.io import source as source_module
 from ragmetrics.io.source import Source, compression_of
 from ragmetrics.io.trec import split_fast, split_slowly
 
@@ -684,6 +687,54 @@ def test_malformed_line_is_reported_with_its_number_and_text(
         assert str(error) == f"{path}, line {line}: {error.reason}: {text!r}"
     else:
         assert str(error).startswith(f"{path}, line {line}: {error.reason}: {text[:100]!r}"[:-1])
+
+
+@pytest.mark.parametrize(
+    ("reader", "name", "content", "line", "text", "reason"),
+    list(MALFORMED.values()),
+    ids=list(MALFORMED),
+)
+def test_a_malformed_line_of_a_mapped_file_is_reported_alike(
+    tmp_path, monkeypatch, reader, name, content, line, text, reason
+):
+    # Every file mapped into memory and every TREC file split by Arrow, however small.
+    monkeypatch.setattr(source_module, "MAP_FROM", 1)
+    monkeypatch.setattr(trec, "FAST_PARSE_FROM", 0)
+    path = write(tmp_path, name, content)
+    with pytest.raises(FormatError) as caught:
+        reader(path)
+    error = caught.value
+    assert (error.path, error.line, error.text) == (str(path), line, text)
+    assert reason in error.reason
+
+
+def test_a_large_plain_file_is_mapped_and_others_are_read(tmp_path, monkeypatch):
+    text = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {i / 7} bm25\n" for i in range(40_000))
+    assert len(text) >= source_module.MAP_FROM
+    plain = write(tmp_path, "r.run", text)
+    mapped = Source(plain)
+    assert isinstance(mapped.buffer, mmap.mmap)
+    assert mapped.data == text.encode()
+    assert mapped.buffer[:] == mapped.data
+    # Compressed, with a byte-order mark, or small: read into bytes, as before.
+    others = {"gz": (gzip.compress(text.encode()), text), "bom": ("\ufeff" + text, text),
+              "small": (text[:1000], text[:1000])}
+    for name, (content, expected) in others.items():
+        source = Source(write(tmp_path, f"r.{name}", content))
+        assert isinstance(source.buffer, bytes), name
+        assert source.buffer == source.data == expected.encode(), name
+    # The fast split from the map, then a bad line: its number and its text.
+    bad = text.split("\n")
+    bad[31_337] = "q313 Q0 d31337 38 oops bm25"
+    path = write(tmp_path, "bad.run", "\r\n".join(bad))
+    with pytest.raises(FormatError) as caught:
+        read_trec_run(path)
+    assert (caught.value.line, caught.value.text) == (31_338, bad[31_337])
+    assert "score must be a number" in caught.value.reason
+    from_map = read_trec_run(plain)
+    monkeypatch.setattr(source_module, "MAP_FROM", 1 << 62)
+    assert isinstance(Source(plain).buffer, bytes)
+    pd.testing.assert_frame_equal(from_map, read_trec_run(plain))
 
 
 # (reader, file name, content, a fragment of the reason): problems of no single line

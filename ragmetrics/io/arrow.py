@@ -34,6 +34,7 @@ __all__ = [
     "only_bytes",
     "positions",
     "read_delimited",
+    "string_keys",
     "text_series",
 ]
 
@@ -169,13 +170,21 @@ def first_with_edge_byte(array, ranges) -> int | bool | None:
     chunks = _string_chunks(array)
     if chunks is None:
         return False
+    # Most strings have no edge byte up to the set's highest (for whitespace: 32): one
+    # comparison per edge tells, and the set is looked up only if one does.
+    highest = max((high for _, high in ranges), default=None) if not callable(ranges) else 255
     base = 0
     for offsets, data in chunks:
         starts, ends = offsets[:-1], offsets[1:]
         bad = starts == ends
-        if len(data) and ranges:
-            bad |= in_set(data[np.minimum(starts, len(data) - 1)], ranges)
-            bad |= in_set(data[np.maximum(ends - 1, 0)], ranges)
+        if len(data) and ranges and len(starts):
+            # (An empty string may start at the end of the buffer: it is bad already.)
+            for edges in (starts if int(starts[-1]) < len(data) else
+                          np.minimum(starts, len(data) - 1),
+                          ends - 1 if int(ends[0]) > 0 else np.maximum(ends - 1, 0)):
+                found = data[edges]
+                if highest == 255 or (found <= highest).any():
+                    bad |= in_set(found, ranges)
         if bad.any():
             return base + int(np.argmax(bad))
         base += len(starts)
@@ -198,6 +207,101 @@ def only_bytes(array, ranges) -> bool:
     if chunks is None:
         return False
     return all(in_set(data[offsets[0]:offsets[-1]], ranges).all() for offsets, data in chunks)
+
+
+# Mixing constants (odd, from splitmix64 and xxhash): any odd numbers would be exact,
+# these spread nearby strings far apart, so that unequal strings rarely share a key.
+_K = tuple(np.uint64(k) for k in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F,
+                                  0x165667B19E3779F9, 0x27D4EB2F165667C5,
+                                  0xBF58476D1CE4E5B9, 0x94D049BB133111EB))
+# The first n bytes of a little-endian load, n = 0..8.
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [2**64 - 1], dtype=np.uint64)
+
+
+def string_keys(array, into: np.ndarray | None = None) -> np.ndarray | None:
+    """A 64-bit key per string of an Arrow string array, a function of its bytes alone:
+    equal strings have equal keys, however the arrays are chunked or sliced (unequal
+    ones rarely do); None if the array is not laid out for it (string views).
+
+    With ``into`` (uint64, one per row), each key is mixed into the value there, so that
+    equal rows of several columns have equal keys. The key of a string is its length and
+    three 8-byte words of it (its first, last and middle bytes, which for up to 24 bytes
+    are all of them), read in place from Arrow's buffer: no copy of the text and, unlike
+    a hash table, no memory in proportion to the distinct values.
+    """
+    chunks = _string_chunks(array)
+    if chunks is None:
+        return None
+    keys = np.zeros(len(array), dtype=np.uint64) if into is None else into
+    base = 0
+    for offsets, data in chunks:
+        rows = keys[base : base + len(offsets) - 1]
+        base += len(rows)
+        if not len(rows):
+            continue
+        # A string that starts in the last 7 bytes of the buffer cannot be loaded 8 bytes
+        # at a time: those strings (offsets rise) are keyed from a zero-padded copy.
+        last = len(data) - 8
+        safe = int(np.searchsorted(offsets[:-1], last, side="right")) if last >= 0 else 0
+        if safe < len(rows):
+            tail = offsets[safe:] - offsets[safe]
+            padded = np.zeros(int(tail[-1]) + 8, dtype=np.uint8)
+            padded[: int(tail[-1])] = data[offsets[safe] : offsets[-1]]
+            _mix_keys(rows[safe:], tail, padded)
+        if safe:
+            _mix_keys(rows[:safe], offsets[: safe + 1], data)
+    return keys
+
+
+def _mix_keys(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray) -> None:
+    """Mix the key of each string (``offsets`` into ``data``; every string starts at
+    least 8 bytes before the end of ``data``) into ``keys``, in place."""
+    starts = offsets[:-1]
+    lengths = np.diff(offsets)
+    shortest, longest = int(lengths.min()), int(lengths.max())
+    # Unaligned little-endian 8-byte loads at any byte (a strided view: no copy).
+    words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+    # Bytes past a string shorter than 8 are masked off: the key sees its bytes only.
+    if shortest == longest:  # ids of one width: every load is a strided view
+        mask = None if shortest >= 8 else _LOW_BYTES[shortest]
+        begin = int(starts[0])
+
+        def load(shift: int) -> np.ndarray:
+            if not shortest:  # empty strings, all at one place
+                return np.zeros(len(keys), dtype=np.uint64)
+            at = begin + shift
+            found = words[at : at + shortest * len(keys) : shortest]
+            return found.copy() if mask is None else found & mask
+        last, middle = max(shortest - 8, 0), max(shortest // 2 - 4, 0)
+        length = np.uint64(shortest * int(_K[1]) % 2**64)
+    else:
+        mask = None if shortest >= 8 else _LOW_BYTES[np.minimum(lengths, 8)]
+
+        def load(shift) -> np.ndarray:
+            found = words[starts + shift]
+            if mask is not None:
+                found &= mask
+            return found
+        last, middle = np.maximum(lengths - 8, 0), np.maximum(lengths // 2 - 4, 0)
+        length = lengths.astype(np.uint64)
+        length *= _K[1]
+    key = load(0)
+    key *= _K[0]
+    key += length
+    # The last 8 bytes of a string of more than 8, and 8 from the middle of one of more
+    # than 16 (inside the string); nothing for a shorter one, whatever else its chunk holds.
+    for shift, beyond, factor in ((last, 8, _K[2]), (middle, 16, _K[3])):
+        if longest > beyond:
+            word = load(shift)
+            if shortest <= beyond:
+                word[lengths <= beyond] = 0
+            word *= factor
+            key += word
+    key ^= key >> np.uint64(31)  # each bit of the key depends on many of the words'
+    key *= _K[4]
+    key ^= key >> np.uint64(29)
+    keys *= _K[5]
+    keys += key
 
 
 def numpy_column(array, dtype, convert=None) -> np.ndarray:
@@ -245,6 +349,7 @@ def read_delimited(
     quoted: bool = False,
     keep: list[int] | None = None,
     coded: tuple[int, ...] = (),
+    narrow: tuple[int, ...] = (),
 ) -> list[pa.ChunkedArray] | None:
     """The fields of delimited text as large-string columns, or None if Arrow refuses it.
 
@@ -253,8 +358,10 @@ def read_delimited(
     data; with ``quoted=True`` a field may be quoted as in RFC 4180 (``"a ""b"" c"``),
     line breaks included. No value becomes null. ``keep`` lists the columns to return
     (all by default); ``coded`` those to return dictionary-encoded (a column of few
-    values, such as TREC's ``Q0``: 4 bytes a row instead of 8 and the text). The caller
-    checks that ``data`` is UTF-8.
+    values, such as TREC's ``Q0``: 4 bytes a row instead of 8 and the text); ``narrow``
+    those to return as ``string``, with 32-bit offsets (columns of numbers, whose text
+    goes once they are parsed: 4 bytes a row less to write). The caller checks that
+    ``data`` is UTF-8.
     """
     import pyarrow.csv as pcsv
 
@@ -273,8 +380,8 @@ def read_delimited(
                 ignore_empty_lines=True,
             ),
             convert_options=pcsv.ConvertOptions(
-                column_types={name: pa.dictionary(pa.int32(), pa.string()) if int(name[1:])
-                              in coded else pa.large_string() for name in kept},
+                column_types={name: _column_type(int(name[1:]), coded, narrow)
+                              for name in kept},
                 include_columns=kept,
                 null_values=[],
                 strings_can_be_null=False,
@@ -286,3 +393,9 @@ def read_delimited(
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None  # a record with another number of fields, an unclosed quote, ...
     return [table.column(name) for name in kept]
+
+
+def _column_type(column: int, coded: tuple[int, ...], narrow: tuple[int, ...]) -> pa.DataType:
+    if column in coded:
+        return pa.dictionary(pa.int32(), pa.string())
+    return pa.string() if column in narrow else pa.large_string()

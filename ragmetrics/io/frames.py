@@ -15,8 +15,16 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError
 from ..validation import check_choice
-from .arrow import InDoubt, arrow_array, frame, memory_pool
-from .checks import Bad, check_ids, check_integers, check_numbers, earliest, flatten_id_lists
+from .arrow import InDoubt, arrow_array, frame, memory_pool, string_keys
+from .checks import (
+    Bad,
+    check_ids,
+    check_integers,
+    check_numbers,
+    check_together,
+    earliest,
+    flatten_id_lists,
+)
 from .tables import Table, read_table
 
 __all__ = ["RUN_DUPLICATES", "read_golden", "read_results", "refuse_repeated_pairs"]
@@ -116,8 +124,22 @@ def any_repeated_pair(queries: pd.Series, docs: pd.Series) -> bool:
     query_array, doc_array = arrow_array(queries), arrow_array(docs)
     if query_array is None or doc_array is None:
         return bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
+    # A 64-bit key per row, of the query's bytes and the doc's, sorted: a pair on two
+    # rows is two equal neighbours. Equal keys can also be two pairs that differ, so
+    # only the exact look (dictionary codes) says yes; no two equal keys is a sure no.
+    keys = string_keys(query_array)
+    if keys is not None and string_keys(doc_array, into=keys) is not None:
+        keys.sort()
+        if not (keys[1:] == keys[:-1]).any():
+            return False
+        del keys
+    return _any_repeated_code_pair(query_array, doc_array)
+
+
+def _any_repeated_code_pair(query_array, doc_array) -> bool:
+    """any_repeated_pair by dictionary codes: exact, and slower (a hash table of the ids)."""
     # Each pair as one int64 (query code, doc code), sorted: a pair twice is two equal
-    # neighbours. Runs come grouped by query, nearly sorted already.
+    # neighbours.
     codes = []
     for array in (query_array, doc_array):
         encoded = pc.dictionary_encode(array, memory_pool=memory_pool())
@@ -204,7 +226,7 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     >>> long.equals(wide)
     True
     """
-    table = read_table(path, format)
+    table = read_table(path, format, numbers=("relevance",))
     try:
         return _golden(table)
     except InDoubt:  # the fast parse met a problem: the definition finds and words it
@@ -220,10 +242,11 @@ def _golden(table: Table) -> pd.DataFrame:
         queries, docs, _, records = _wide_rows(table, "relevant_ids")
         grades = np.ones(len(docs), dtype=np.int64)
     else:
-        checks = [check_ids(table.column("query_id")), check_ids(table.column("doc_id"))]
+        checks = [lambda: check_ids(table.column("query_id")),
+                  lambda: check_ids(table.column("doc_id"))]
         if "relevance" in table.columns:
-            checks.append(check_integers(table.column("relevance")))
-        queries, docs, *rest = _checked(table, *checks)
+            checks.append(lambda: check_integers(table.column("relevance")))
+        queries, docs, *rest = _checked(table, *check_together(len(table), *checks))
         grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
         records = None  # one row per record
     golden = frame({"query_id": queries, "doc_id": docs, "relevance": grades})
@@ -298,7 +321,7 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
     2       q1     c3     3
     """
     check_choice(duplicates, RUN_DUPLICATES, "duplicates")
-    table = read_table(path, format)
+    table = read_table(path, format, numbers=("rank", "score"))
     try:
         return _results(table, duplicates)
     except InDoubt:  # the fast parse met a problem: the definition finds and words it
@@ -319,12 +342,13 @@ def _results(table: Table, duplicates: str) -> pd.DataFrame:
         raise table.error(
             f"the results have no column 'score' or 'rank' to order the docs by ({table.found()})"
         )
-    checks = [check_ids(table.column("query_id")), check_ids(table.column("doc_id"))]
+    checks = [lambda: check_ids(table.column("query_id")),
+              lambda: check_ids(table.column("doc_id"))]
     if has_rank:
-        checks.append(check_integers(table.column("rank")))
-    if has_score:
-        checks.append(check_numbers(table.column("score")))
-    queries, docs, *rest = _checked(table, *checks)
+        checks.append(lambda: check_integers(table.column("rank")))
+    if has_score:  # last: the score, the slowest to check, in a thread of its own
+        checks.append(lambda: check_numbers(table.column("score")))
+    queries, docs, *rest = _checked(table, *check_together(len(table), *checks))
     out = {"query_id": queries, "doc_id": docs}
     if has_rank:
         out["rank"] = rest.pop(0)

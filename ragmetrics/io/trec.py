@@ -11,6 +11,7 @@ columns; only if that split raises a doubt does a line-by-line scan (the definit
 
 from __future__ import annotations
 
+import mmap
 import re
 from collections.abc import Callable
 
@@ -33,7 +34,7 @@ from .arrow import (
     read_delimited,
     text_series,
 )
-from .checks import Bad, earliest, integers_from_text, numbers_from_text
+from .checks import Bad, check_together, earliest, integers_from_text, numbers_from_text
 from .frames import RUN_DUPLICATES, refuse_repeated_pairs
 from .source import Source
 
@@ -77,7 +78,7 @@ _SEPARATOR_BYTES = byte_set(_SEPARATORS)
 _TO_SPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
-def _split_arrow(data: bytes, n_fields: int):
+def _split_arrow(data: bytes | mmap.mmap, n_fields: int, narrow: tuple[int, ...] = ()):
     """(the fields as Arrow columns, whether the text was squeezed), or None.
 
     Arrow splits on one delimiter, not on runs of whitespace. So a file is split on its
@@ -86,28 +87,31 @@ def _split_arrow(data: bytes, n_fields: int):
     whitespace split exactly. Otherwise the file's whitespace is squeezed (every run of
     separators becomes one space, none at either end of a line) and split on spaces.
     Line breaks \\r\\n and \\r are written \\n first (:func:`_prepared`).
+    ``narrow``: the fields read as numbers (see :func:`read_delimited`).
     """
     # NUL is left to the scan, as is text that is not UTF-8 (the scan says where).
-    if not data or b"\x00" in data or not is_utf8(data):
+    # (``find``, not ``in``: ``data`` may be a file mapped into memory, see Source.buffer.)
+    if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
         return None
     data = _prepared(data, squeezed=False)
     delimiter = "\t" if b"\t" in data[:65536] else " "
-    columns = read_delimited(data, delimiter, n_fields, coded=_CODED)
+    columns = read_delimited(data, delimiter, n_fields, coded=_CODED, narrow=narrow)
     if columns is not None:
-        padded = any(c.encode() in data for c in _SEPARATORS if c != delimiter)
+        padded = any(data.find(c.encode()) >= 0 for c in _SEPARATORS if c != delimiter)
         tokens = _tokens(columns, trim=padded)
         if tokens is not None:
             return tokens, False
-    columns = read_delimited(_squeeze(data), " ", n_fields, coded=_CODED)
+    columns = read_delimited(_squeeze(data[:]), " ", n_fields, coded=_CODED, narrow=narrow)
     tokens = None if columns is None else _tokens(columns, trim=False)
     return None if tokens is None else (tokens, True)
 
 
-def _prepared(data: bytes, *, squeezed: bool) -> bytes:
-    """The text as Arrow splits it: line breaks written \\n, and squeezed if asked."""
-    if b"\r" in data:  # \r\n and a lone \r end a line, as \n does
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    return _squeeze(data) if squeezed else data
+def _prepared(data: bytes | mmap.mmap, *, squeezed: bool) -> bytes | mmap.mmap:
+    """The text as Arrow splits it: line breaks written \\n, and squeezed if asked (as
+    ``bytes``; else ``data`` itself if it needs no change)."""
+    if data.find(b"\r") >= 0:  # \r\n and a lone \r end a line, as \n does
+        data = data[:].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return _squeeze(data[:]) if squeezed else data
 
 
 # The second field (Q0, the iteration), which is never read: Arrow keeps it as codes.
@@ -211,8 +215,9 @@ def _read_trec(
     """The frame of the kept columns, checked; ``repeats`` ("judged" or "listed"): refuse
     a (query, doc) pair on two lines, in the words of judgments or of a run."""
     source = path if isinstance(path, Source) else Source(path)
-    if len(source.data) >= FAST_PARSE_FROM:
-        split = _split_arrow(source.data, len(layout))
+    if len(source.buffer) >= FAST_PARSE_FROM:
+        numbers = tuple(layout.index(name) for name, convert in keep.items() if convert)
+        split = _split_arrow(source.buffer, len(layout), numbers)
         if split is not None:
             columns, squeezed = split
             source.release()  # the columns hold the text now
@@ -230,12 +235,16 @@ def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> 
     fields = dict(zip(layout, columns, strict=True))
     out = {}
     for name, convert in keep.items():
-        if convert is not None:
-            out[name] = convert(fields[name], name)
-        elif isinstance(fields[name], pd.Series):
+        if convert is None and isinstance(fields[name], pd.Series):
             out[name] = fields[name]
-        else:  # an Arrow column of the fast split
+        elif convert is None:  # an Arrow column of the fast split
             out[name] = text_series(fields[name])
+    # The numbers, two columns at a time (the score, last, in a thread of its own).
+    numbers = [name for name, convert in keep.items() if convert is not None]
+    found = check_together(len(lines), *(
+        lambda name=name: keep[name](fields[name], name) for name in numbers))
+    out.update(zip(numbers, found, strict=True))
+    out = {name: out[name] for name in keep}  # in the layout's order
     # The earliest line, whichever column it is in; and before a later `problem`.
     first = earliest(*(value for value in out.values() if isinstance(value, Bad)))
     if first is not None:
