@@ -247,7 +247,9 @@ class RankedJudgments:
         query = self.query[rows]
         if inside is not None:
             query, weights = query[inside], np.asarray(weights)[inside]
-        return np.bincount(query, weights=weights, minlength=self.n_queries)
+        # float64 also with no weights at all (bincount then counts in int64)
+        return np.bincount(query, weights=weights, minlength=self.n_queries).astype(
+            np.float64, copy=False)
 
     def running_at(self, rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """:meth:`running_hits` among ``rows`` (ascending) only: for each of them, the
