@@ -669,14 +669,18 @@ MALFORMED = {
 }
 
 
+@pytest.mark.parametrize("mapped", [False, True], ids=["read", "mapped"])
 @pytest.mark.parametrize(
     ("reader", "name", "content", "line", "text", "reason"),
     list(MALFORMED.values()),
     ids=list(MALFORMED),
 )
 def test_malformed_line_is_reported_with_its_number_and_text(
-    tmp_path, reader, name, content, line, text, reason
+    tmp_path, monkeypatch, mapped, reader, name, content, line, text, reason
 ):
+    if mapped:  # every file mapped into memory and every TREC file split by Arrow
+        monkeypatch.setattr(source_module, "MAP_FROM", 1)
+        monkeypatch.setattr(trec, "FAST_PARSE_FROM", 0)
     path = write(tmp_path, name, content)
     with pytest.raises(FormatError) as caught:
         reader(path)
@@ -687,25 +691,6 @@ def test_malformed_line_is_reported_with_its_number_and_text(
         assert str(error) == f"{path}, line {line}: {error.reason}: {text!r}"
     else:
         assert str(error).startswith(f"{path}, line {line}: {error.reason}: {text[:100]!r}"[:-1])
-
-
-@pytest.mark.parametrize(
-    ("reader", "name", "content", "line", "text", "reason"),
-    list(MALFORMED.values()),
-    ids=list(MALFORMED),
-)
-def test_a_malformed_line_of_a_mapped_file_is_reported_alike(
-    tmp_path, monkeypatch, reader, name, content, line, text, reason
-):
-    # Every file mapped into memory and every TREC file split by Arrow, however small.
-    monkeypatch.setattr(source_module, "MAP_FROM", 1)
-    monkeypatch.setattr(trec, "FAST_PARSE_FROM", 0)
-    path = write(tmp_path, name, content)
-    with pytest.raises(FormatError) as caught:
-        reader(path)
-    error = caught.value
-    assert (error.path, error.line, error.text) == (str(path), line, text)
-    assert reason in error.reason
 
 
 def test_a_large_plain_file_is_mapped_and_others_are_read(tmp_path, monkeypatch):

@@ -1287,7 +1287,7 @@ def bing(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 # -- trec_eval's experimental nDCG variants and G, its queries and relstring ---------------
 
 
-def _graded(retrieved, relevant, *, gain, gains, relevance_level, duplicates, empty_relevant,
+def _graded(retrieved, relevant, gain, gains, relevance_level, duplicates, empty_relevant,
             by_relevance: bool) -> tuple[list, list, float | None]:
     """(the retrieved docs' gains, the ideal gains: positive, best first, a score): the
     score is not None for a query scored without them: by ``empty_relevant`` when it has
@@ -1335,9 +1335,8 @@ def ndcg_rel(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linea
     >>> round(ndcg_rel(["x", "a"], {"a": 1}), 4)  # (1 / log2 3) / 1, at rank 2
     0.6309
     """
-    found, ideal, score = _graded(retrieved, relevant, gain=gain, gains=gains,
-                                  relevance_level=relevance_level, duplicates=duplicates,
-                                  empty_relevant=empty_relevant, by_relevance=False)
+    found, ideal, score = _graded(retrieved, relevant, gain, gains, relevance_level,
+                                  duplicates, empty_relevant, by_relevance=False)
     if score is not None:
         return score
     dcg, idcg = _running_dcg(found), _running_dcg(ideal)
@@ -1369,9 +1368,8 @@ def rndcg(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "linear",
     >>> round(rndcg(["b", "a"], {"a": 2, "b": 1}), 4)
     0.6799
     """
-    found, ideal, score = _graded(retrieved, relevant, gain=gain, gains=gains,
-                                  relevance_level=relevance_level, duplicates=duplicates,
-                                  empty_relevant=empty_relevant, by_relevance=True)
+    found, ideal, score = _graded(retrieved, relevant, gain, gains, relevance_level,
+                                  duplicates, empty_relevant, by_relevance=True)
     if score is not None:  # no relevant doc; or a gain map gives none a positive gain
         return score
     dcg, idcg = _running_dcg(found), _running_dcg(ideal)
@@ -1406,9 +1404,8 @@ def g_measure(retrieved: Iterable, relevant: Any, *, gains=(), gain: str = "line
     >>> round(g_measure(["x", "a"], {"a": 1}), 4)  # rank 2: C = 2, S = 1: 1 / log2 3
     0.6309
     """
-    found, ideal, score = _graded(retrieved, relevant, gain=gain, gains=gains,
-                                  relevance_level=relevance_level, duplicates=duplicates,
-                                  empty_relevant=empty_relevant, by_relevance=False)
+    found, ideal, score = _graded(retrieved, relevant, gain, gains, relevance_level,
+                                  duplicates, empty_relevant, by_relevance=False)
     if score is not None:
         return score
     cost = collected = 0.0
