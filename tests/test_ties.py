@@ -4,15 +4,18 @@ Hypothesis draws small collections (a few queries of up to 6 retrieved docs, sco
 three values so that most rankings have ties, grades -1..3 and unjudged docs). For each
 query, every order of its tied blocks is written out (the product of each block's
 permutations: at most 6! orders) and scored as a plain ranking; the mean over them must
-equal what ``ties="average"`` gives, to 1e-9, for every metric of the table that has a
-closed form. The metrics without one (infAP, interpolated precision, 11pt_avg, G,
-relstring) are refused with an error that names them, and that is checked too.
+equal what ``ties="average"`` gives, to 1e-9, for every number metric of the table: the
+closed forms of ``ragmetrics.metrics.ties`` and the exact sums of
+``ragmetrics.metrics.ties_counted`` (infAP, interpolated precision, 11pt_avg, G). The
+text measure relstring is refused with an error that names it, and that is checked too.
 
 And the property: each average lies between the values of ``ties="pessimistic"`` and
 ``ties="optimistic"`` (relevant docs last, first), for the metrics that only reward a
 relevant doc for ranking higher. The unjudged counts (unj, judged, RBP's residual) and
 the utility are not such metrics: which of two tied non-relevant docs is judged is left to
-doc id by both bounds, so the average can fall outside them (an example below). Nor are gain maps that
+doc id by both bounds, so the average can fall outside them (an example below). Nor is
+infAP: a doc in the pool but unjudged above a relevant one can raise its estimate; nor G,
+whose discount depends on how far the gain collected lags the ideal's (examples below). Nor are gain maps that
 do not increase with the grade (``2=9`` leaves grade 3 at 3): the bounds order tied
 relevant docs by grade.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import warnings
 
 import pytest
@@ -29,6 +33,7 @@ from hypothesis import strategies as st
 
 import ragmetrics
 from ragmetrics import METRICS, RagmetricsWarning
+from ragmetrics.metrics import reference as ref
 
 TOLERANCE = 1e-9
 QUERY_IDS = ["q1", "q2", "q3"]
@@ -37,9 +42,10 @@ GRADES = [-1, 0, 1, 1, 2, 3]
 SCORES = [0.0, 1.0, 2.0]
 
 #: Metrics the closed forms do not cover (an error names them under ties="average").
-NO_CLOSED_FORM = {"infap", "iprec_at_recall", "11pt_avg", "g", "relstring"}
+NO_CLOSED_FORM = {"relstring"}
 #: Metrics that can fall outside the pessimistic-optimistic range (see the module doc).
-NOT_BOUNDED = {"unj", "judged", "utility", "num_nonrel_judged_ret", "rbp_resid"}
+NOT_BOUNDED = {"unj", "judged", "utility", "num_nonrel_judged_ret", "rbp_resid", "infap",
+               "g"}
 #: Gain maps not increasing in the grade (grade 3 keeps its gain 3, below 9 or 5): the
 #: bounds order tied relevant docs by grade, not by gain, so they are no best or worst
 #: case for these (a tie of grades 2 and 3 under 2=9: "optimistic" puts the 3 first).
@@ -76,7 +82,7 @@ def collections(draw):
     run = {q: draw(st.dictionaries(st.sampled_from(DOC_IDS), st.sampled_from(SCORES),
                                    min_size=1, max_size=6))
            for q in judged}
-    return qrels, run, draw(st.integers(1, 7)), draw(st.sampled_from([0.2, 0.5, 1.0, 1.5]))
+    return qrels, run, draw(st.integers(1, 7)), draw(st.sampled_from([0.0, 0.2, 0.5, 0.75, 1.0]))
 
 
 def every_order(scores: dict) -> list[list]:
@@ -163,6 +169,40 @@ def test_the_unjudged_share_can_fall_outside_both_bounds():
     assert values == [1.0, 0.5, 1.0]
 
 
+def test_infap_can_rise_when_relevant_docs_rank_lower():
+    """d (outside the pool) heads the ranking; a (in the pool, unjudged), b and c
+    (relevant) tie below it. With a above b and c ("pessimistic"), b's estimate of the
+    precision above it is p/j = 1/2 times the smoothed (0 + eps) / (0 + 2 eps) = 1/2;
+    with a below them ("optimistic"), no pool doc is above b and its estimate is 0. So
+    infAP is higher for the lower bound (0.625 against 0.583); the mean over the six
+    orders lies between the two here, the bounds swapped."""
+    run = {"q": {"d": 1.0, "a": 0.0, "b": 0.0, "c": 0.0}}
+    qrels = {"q": {"a": -1, "b": 1, "c": 1}}
+    low, mid, high = (quiet_evaluate(run, qrels, ["infap"], ties=t).per_query.loc["q", "infap"]
+                      for t in ("pessimistic", "average", "optimistic"))
+    eps = 1e-5
+    b_third, c_fourth = 1 / 3 + 1 / 3 * 0.5, 1 / 4 + 1 / 2 * (1 + eps) / (1 + 2 * eps)
+    b_second, c_third = 1 / 2, 1 / 3 + 1 / 3 * (1 + eps) / (1 + 2 * eps)
+    assert low == pytest.approx((b_third + c_fourth) / 2, abs=1e-15)
+    assert high == pytest.approx((b_second + c_third) / 2, abs=1e-15)
+    assert high < mid < low
+    assert mid == pytest.approx(brute_force(qrels, run, ["infap"]).loc["q", "infap"],
+                                abs=1e-15)
+
+
+def test_g_can_prefer_the_lower_grade_first():
+    """G divides each gain by log2(2 + ideal cost - gain collected): a high grade taken
+    early can leave the docs after it further behind the ideal's pace, so the
+    "optimistic" order (higher grades first in each tie) scores lower than the
+    "pessimistic" one here, and the exact mean over the 12 orders lies between them."""
+    run = {"q": {"a": 1.0, "c": 1.0, "b": 0.0, "d": 0.0, "e": 0.0}}
+    qrels = {"q": {"a": 1, "b": 2, "c": 1, "d": 2, "e": 3}}
+    low, mid, high = (quiet_evaluate(run, qrels, ["g"], ties=t).per_query.loc["q", "g"]
+                      for t in ("pessimistic", "average", "optimistic"))
+    assert high < mid < low
+    assert mid == pytest.approx(brute_force(qrels, run, ["g"]).loc["q", "g"], abs=1e-15)
+
+
 def test_under_a_gain_map_not_increasing_in_the_grade_the_bounds_swap():
     """c (grade 2, gain 9 under 2=9) and f (grade 3, gain 3) tie: "optimistic" ranks the
     higher grade first, f, which is the lower DCG here; the average is their midpoint."""
@@ -174,8 +214,7 @@ def test_under_a_gain_map_not_increasing_in_the_grade_the_bounds_swap():
     assert mid == pytest.approx((low + high) / 2)
 
 
-@pytest.mark.parametrize("name", ["infap", "iprec_at_recall@0.5", "11pt_avg", "g",
-                                  "relstring"])
+@pytest.mark.parametrize("name", ["relstring"])
 def test_metrics_without_a_closed_form_are_refused_by_name(name):
     with pytest.raises(ValueError, match=rf"ties='average' has no closed form for '{name}'"):
         ragmetrics.evaluate({"q": {"a": 1.0}}, {"q": {"a": 1}}, [name], ties="average")
@@ -199,3 +238,50 @@ def test_err_average_over_a_large_tie_stays_a_probability():
                  for t in ("pessimistic", "optimistic"))
     assert low <= value <= high
     assert 0.0 < value < 1.0
+
+
+def distinct_orders(block: list) -> set[tuple]:
+    return set(itertools.permutations(block))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_counted_means_on_blocks_of_eight_against_every_distinct_order(seed):
+    """Blocks larger than Hypothesis draws: a fixed head, a tie of 8 docs of mixed kinds
+    (relevant at two grades, judged non-relevant, in the pool unjudged, outside the
+    pool), a fixed tail; the plain-Python reference functions score each distinct order
+    of the tie (up to 8!/(2!)^4 = 2,520 of them), and their mean is what
+    ``ties="average"`` must give for infAP, interpolated precision, 11pt_avg and G."""
+    rng = random.Random(seed)
+    kinds = ["r1", "r1", "r2", "r2", "n", "n", "u", "o"]
+    rng.shuffle(kinds)
+    grade_of = {"r1": 1, "r2": 2, "n": 0, "u": -1}
+    tie = [f"t{i}" for i in range(8)]
+    head, tail = ["h0", "h1"], ["z0", "z1"]
+    qrels = {doc: grade_of[kind] for doc, kind in zip(tie, kinds, strict=True) if kind != "o"}
+    qrels |= {"h0": 1, "h1": 0, "z0": 2, "x": 1}  # x: relevant, never retrieved
+    scores = {"h0": 3.0, "h1": 2.0, **dict.fromkeys(tie, 1.0), "z0": 0.5, "z1": 0.0}
+    measures = {
+        "infap": ref.infap,
+        "iprec_at_recall@0.4": lambda ranking, judged: ref.iprec_at_recall(ranking, judged, 0.4),
+        "iprec_at_recall@0.9": lambda ranking, judged: ref.iprec_at_recall(ranking, judged, 0.9),
+        "11pt_avg": ref.eleven_point_average,
+        "g": ref.g_measure,
+        "g(1=3,2=0.5)": lambda ranking, judged: ref.g_measure(ranking, judged,
+                                                              gains=((1, 3.0), (2, 0.5))),
+    }
+    # Docs of one kind are interchangeable for these measures: one order per arrangement
+    # of the kinds, each standing for the same number of orders of the docs.
+    by_kind = {}
+    for doc, kind in zip(tie, kinds, strict=True):
+        by_kind.setdefault(kind, []).append(doc)
+    expected = dict.fromkeys(measures, 0.0)
+    arrangements = distinct_orders(kinds)
+    for arrangement in arrangements:
+        pools = {kind: list(docs) for kind, docs in by_kind.items()}
+        ranking = head + [pools[kind].pop() for kind in arrangement] + tail
+        for name, measure in measures.items():
+            expected[name] += measure(ranking, qrels) / len(arrangements)
+    got = quiet_evaluate({"q": scores}, {"q": qrels}, list(measures),
+                         ties="average").per_query.loc["q"]
+    for name in measures:
+        assert got[name] == pytest.approx(expected[name], abs=1e-12), name

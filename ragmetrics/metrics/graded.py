@@ -39,6 +39,7 @@ from ..errors import InputValueError
 from .gains import grade_gains, ideal_under, row_gains
 from .ranked import RankedJudgments
 from .ties import before_block, blocks_of
+from .ties_counted import expected_g_terms
 
 __all__ = ["bing", "err", "g", "ndcg_rel", "rbp", "rndcg"]
 
@@ -158,7 +159,9 @@ def rndcg(r: RankedJudgments, k, *, gains=()) -> np.ndarray:
 def g(r: RankedJudgments, k, *, gains=()) -> np.ndarray:
     """trec_eval's G: each gain :math:`g_i` over :math:`\\log_2(2 + C_i - S_i)`, where
     :math:`S_i` is the gain collected down to rank :math:`i` and :math:`C_i` the ideal's
-    (each rank counting at least 1), summed and divided by the ideal's total gain."""
+    (each rank counting at least 1), summed and divided by the ideal's total gain.
+    Under ``ties="average"``, a doc in a block of unequal gains takes its expected term
+    (:func:`~ragmetrics.metrics.ties_counted.expected_g_terms`)."""
     ideal = ideal_under(r, gains)
     start, length = _ideal_starts(ideal, r.n_queries)
     q = r.query
@@ -171,6 +174,9 @@ def g(r: RankedJudgments, k, *, gains=()) -> np.ndarray:
     collected = _running(r, gain)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(gain != 0, gain / np.log2(2 + cost - collected), 0.0)
+    if r.ties is not None:  # the rows of blocks with unequal gains: their mean term
+        in_doubt, expected = expected_g_terms(r, gain, cost, collected)
+        terms[in_doubt] = expected
     return r.divide(r.per_query(terms), np.bincount(ideal.query, weights=ideal.gain,
                                                     minlength=r.n_queries))
 

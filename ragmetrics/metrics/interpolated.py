@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .ranked import RankedJudgments
+from .ties_counted import expected_interpolated_precision
 
 __all__ = ["ELEVEN_POINTS", "eleven_point_average", "iprec_at_recall", "round_half_away"]
 
@@ -80,9 +81,13 @@ def _suffix_max(values: np.ndarray, group: np.ndarray) -> np.ndarray:
 
 def _at_rank_of(r: RankedJudgments, cut: np.ndarray) -> np.ndarray:
     """Interpolated precision at the ``cut``-th relevant doc of each query (1 for 0);
-    0 where the query retrieved fewer relevant docs."""
-    first, count, best = _interpolated(r)
+    0 where the query retrieved fewer relevant docs. Under ``ties="average"``, its
+    expected value over the orders of the tied docs
+    (:func:`~ragmetrics.metrics.ties_counted.expected_interpolated_precision`)."""
     cut = np.maximum(cut, 1)
+    if r.ties is not None:
+        return expected_interpolated_precision(r, cut)
+    first, count, best = _interpolated(r)
     found = cut <= count
     values = np.zeros(r.n_queries)
     values[found] = best[first[found] + cut[found] - 1]

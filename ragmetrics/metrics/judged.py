@@ -37,6 +37,7 @@ import numpy as np
 
 from .ranked import RankedJudgments
 from .ties import before_block, blocks_of
+from .ties_counted import expected_infap_terms
 
 __all__ = ["bpref", "infap", "judged_at_k", "num_nonrel_judged_ret", "rbp_resid", "relstring",
            "unjudged_at_k"]
@@ -112,7 +113,9 @@ def infap(r: RankedJudgments, k) -> np.ndarray:
 
     (1 at rank 1), summed and divided by R; :math:`\\varepsilon = 10^{-5}`. On complete
     judgments (no unjudged doc retrieved) :math:`p = j`, and infAP equals AP up to
-    :math:`\\varepsilon`.
+    :math:`\\varepsilon`. Under ``ties="average"``, each relevant doc of a block that
+    holds other docs too takes its expected term over the block's orders
+    (:func:`~ragmetrics.metrics.ties_counted.expected_infap_terms`).
     """
     # Only the judged rows count (the pool, and the relevant docs among it): the counts
     # above a relevant doc are counts among them, and the terms are 0 elsewhere.
@@ -129,6 +132,9 @@ def infap(r: RankedJudgments, k) -> np.ndarray:
         later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (pool / j) * (
             (rho + INFAP_EPSILON) / (rho + nu + 2 * INFAP_EPSILON))
     terms = np.where(rank == 0, 1.0, later)
+    if r.ties is not None:
+        in_doubt, expected = expected_infap_terms(r, INFAP_EPSILON)
+        terms[np.searchsorted(rows, in_doubt)] = expected
     return r.divide(r.per_query_at(rows, terms), r.num_relevant)
 
 

@@ -81,7 +81,9 @@ class MetricInfo:
         not at all. :attr:`ragmetrics.Evaluation.summary` takes the mean of every number
         column except the geometric means, which are what they are named.
     average_ties : bool
-        Whether ``ties="average"`` has a closed form for it.
+        Whether ``ties="average"`` can give its exact mean over the orders of the tied
+        docs (a closed form, :mod:`ragmetrics.metrics.ties`, or an exact finite sum,
+        :mod:`ragmetrics.metrics.ties_counted`); False only for text.
     curves : bool
         Whether :func:`ragmetrics.metric_curves` draws it over k.
     of_the_query : bool
@@ -248,7 +250,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             "round(x R)-th relevant doc)",
             cutoff="required", cutoff_kind="fraction", kernel=interpolated.iprec_at_recall,
             reference=ref.iprec_at_recall, aliases=("iprec",), read_depth="all",
-            average_ties=False, trec_eval=("iprec_at_recall_k",),
+            trec_eval=("iprec_at_recall_k",),
         ),
         MetricInfo(
             name="11pt_avg", pretty_name="11-point interpolated average precision",
@@ -256,7 +258,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             description="mean interpolated precision at recall 0, 0.1, ..., 1 (or the "
             "levels given: 11pt_avg(0.2,0.5,0.8))",
             cutoff="none", kernel=interpolated.eleven_point_average,
-            reference=ref.eleven_point_average, read_depth="all", average_ties=False,
+            reference=ref.eleven_point_average, read_depth="all",
             params=(Param("levels", interpolated.ELEVEN_POINTS, "numbers",
                           "the recall levels", positional=True),),
             trec_eval=("11pt_avg",),
@@ -286,7 +288,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             description="inferred AP (Yilmaz and Aslam): precision at each relevant doc "
             "estimated from the judged docs above it",
             cutoff="none", kernel=judged.infap, reference=ref.infap, needs=_JUDGED,
-            aliases=("inf_ap",), average_ties=False, trec_eval=("infAP",),
+            aliases=("inf_ap",), trec_eval=("infAP",),
         ),
         MetricInfo(
             name="unj", pretty_name="Unjudged@k",
@@ -362,7 +364,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             description="sum of gain / log2(2 + ideal gain so far - gain so far), over the "
             "ideal's total (trec_eval's experimental G)",
             cutoff="none", kernel=graded.g, reference=ref.g_measure, uses_gains=True,
-            params=(_GAINS,), average_ties=False, trec_eval=("G",),
+            params=(_GAINS,), trec_eval=("G",),
         ),
         MetricInfo(
             name="bing", pretty_name="binG",
