@@ -134,14 +134,17 @@ CONVENTIONS: tuple[Convention, ...] = (
          Choice("optimistic", "score descending, then relevant docs first (a best case)"),
          Choice("pessimistic", "score descending, then relevant docs last (a worst case)"),
          Choice("average", "score descending, each metric the mean over every order of "
-                "the tied docs (exact, in closed form; McSherry & Najork for DCG)"),
+                "the tied docs (exact, nothing sampled: in closed form, McSherry & Najork "
+                "for DCG, or as a finite sum over each block's arrangements)"),
          Choice("doc_id_ascending", "score descending, then doc id ascending as strings "
                 "(Python's sort on (-score, doc id): ir_measures' RR@k)")),
         trec_eval="trec_eval",
         details="lists of ids are already in rank order; \"average\" lies between "
         "\"pessimistic\" and \"optimistic\" for the metrics that reward relevance only "
-        "(not the unjudged counts), and has no closed form for infAP, "
-        "interpolated precision, 11pt_avg, G or relstring (an error names them)",
+        "(not the unjudged counts, infAP or G); relstring, a text, has no mean (an "
+        "error says so), and a block too large to sum exactly (over 5e7 terms: for "
+        "interpolated precision a few hundred tied docs with tens relevant, for infAP "
+        "and G thousands) is refused by an error naming its size",
     ),
     Convention(
         "duplicates", "doc repeated in a ranking", "error",

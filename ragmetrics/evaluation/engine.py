@@ -433,10 +433,10 @@ def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,
 
 
 def _check_average_ties(specs: list[MetricSpec]) -> None:
-    """ties="average" needs a closed form: name the metrics that have none."""
+    """ties="average" takes a mean over orders: name the metrics that have none (text)."""
     without = [str(spec) for spec in specs if not spec.info.average_ties]
     if without:
         raise InputValueError(
-            "ties='average' has no closed form for " + ", ".join(map(repr, without))
-            + " (the mean over every order of the tied docs); score them under another "
-            "tie rule, e.g. 'trec_eval', or bound them with 'pessimistic' and 'optimistic'")
+            "ties='average' has no mean over the orders of the tied docs for "
+            + ", ".join(map(repr, without)) + " (a text, not a number); score it under "
+            "another tie rule, e.g. 'trec_eval'")

@@ -2,7 +2,9 @@ r"""Expected values over the orders of tied docs, in closed form (``ties="averag
 
 Under ``ties="average"`` a block of :math:`n` docs with the same score is taken in every
 one of its :math:`n!` orders, each as likely, and a metric scores the mean over all of
-them (blocks independently). Nothing is sampled: each metric has a closed form.
+them (blocks independently). Nothing is sampled: each metric here has a closed form;
+infAP, G and interpolated precision, which have none, are exact finite sums
+(:mod:`.ties_counted`).
 
 - **Sums over ranks** of what the doc at a rank has (hits, DCG, RBP, unjudged counts)
   are exact on each row's *block mean*

@@ -32,6 +32,27 @@ The sums grow with a block's size (infAP's as :math:`n^3/27` at worst, the maxim
 :math:`n^3 m^2/4`); a block whose sum would exceed :data:`MAX_TERMS` terms is refused
 with an error that says so, rather than left to run for hours. ``tests/test_ties.py``
 checks every one against the mean over all orders, enumerated.
+
+Examples
+--------
+A relevant doc ``a`` and a judged non-relevant ``x`` tie at the top (R = 1). In one
+order ``a`` is at rank 1, in the other at rank 2, so its interpolated precision at
+recall 1 is 1 or 1/2, and the mean 3/4:
+
+>>> import numpy as np
+>>> from ragmetrics.metrics.ranked import RankedJudgments, TieBlocks
+>>> tie = TieBlocks.from_runs(2, np.array([0]), np.array([2]))
+>>> r = RankedJudgments(1, query=[0, 0], grade=[1, 0], gain=[1, 0], num_relevant=[1],
+...                     judged=[True, True], ties=tie)
+>>> expected_interpolated_precision(r, np.array([1]))
+array([0.75])
+
+infAP scores ``a`` 1 at rank 1, and at rank 2, below one judged doc that is not
+relevant, :math:`1/2 + (1/2)(\varepsilon / (1 + 2\varepsilon))`:
+
+>>> rows, terms = expected_infap_terms(r, 1e-5)
+>>> rows, terms.round(7)
+(array([0]), array([0.7500025]))
 """
 
 from __future__ import annotations
