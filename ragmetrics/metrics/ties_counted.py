@@ -208,7 +208,8 @@ def expected_g_terms(r: RankedJudgments, gain: np.ndarray, cost: np.ndarray,
     for block, lo, hi in zip(in_doubt, first_row, last_row, strict=True):
         start, n = int(blocks.start[block]), int(blocks.size[block])
         levels, counts = np.unique(gain[start:start + n], return_counts=True)
-        before = collected[start] - gain[start]  # the gain of the earlier blocks
+        # the gain of the earlier blocks, as the rows above summed it
+        before = collected[start - 1] if r.rank[start] > 0 else 0.0
         costs = cost[start:start + n]  # the cost at each place of the block
         terms_at_most = len(levels) * min(math.prod(int(c) + 1 for c in counts), n * n)
         if terms_at_most > MAX_TERMS:
@@ -334,10 +335,10 @@ def _expected_max(r, blocks, chosen, m, h_all, cut, d_num, d_den) -> float:
         i = np.arange(first, m_ + 1)
         # the i-th relevant doc at place p has precision (h + i) / (s + p) <= u
         # exactly when p >= (h + i) * u_den / u_num - s (integers: a ceiling division).
-        with np.errstate(divide="ignore"):
-            numer = (h + i)[None, :] * u_den[:, None]
-            low = np.where(u_num[:, None] > 0,
-                           -(-numer // np.maximum(u_num[:, None], 1)) - s, n + 1)
+        # (u = 0, the fixed part when there is none: no place is low enough.)
+        numer = (h + i)[None, :] * u_den[:, None]
+        low = np.where(u_num[:, None] > 0,
+                       -(-numer // np.maximum(u_num[:, None], 1)) - s, n + 1)
         log_all_below += _count_at_most(n, m_, first, low) - float(
             _log_comb(_log_factorials(n), n, m_))
     return d_num / d_den + float(steps @ -np.expm1(log_all_below))
