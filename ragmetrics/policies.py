@@ -143,8 +143,9 @@ CONVENTIONS: tuple[Convention, ...] = (
         "\"pessimistic\" and \"optimistic\" for the metrics that reward relevance only "
         "(not the unjudged counts, infAP or G); relstring, a text, has no mean (an "
         "error says so), and a block too large to sum exactly (over 5e7 terms: for "
-        "interpolated precision a few hundred tied docs with tens relevant, for infAP "
-        "and G thousands) is refused by an error naming its size",
+        "interpolated precision a few hundred tied docs with tens relevant, for G about "
+        "a thousand of mixed grades, for infAP thousands) is refused by an error naming "
+        "its size",
     ),
     Convention(
         "duplicates", "doc repeated in a ranking", "error",

@@ -28,8 +28,9 @@ over the orders of a tie is still a finite sum, computed here exactly (nothing s
   can take (:func:`expected_interpolated_precision`). Precisions are compared as
   fractions of integers, never as rounded floats.
 
-The sums grow with a block's size (infAP's as :math:`n^3/27` at worst, the maximum's as
-:math:`n^3 m^2/4`); a block whose sum would exceed :data:`MAX_TERMS` terms is refused
+The sums grow with a block's size (infAP's as :math:`n^3/27` at worst, G's with the
+block's size times the gain sums its subsets can reach, the maximum's as
+:math:`n^3 m^2/4`, :math:`m` the relevant docs of the block); a block whose sum would exceed :data:`MAX_TERMS` terms is refused
 with an error that says so, rather than left to run for hours. ``tests/test_ties.py``
 checks every one against the mean over all orders, enumerated.
 
@@ -163,11 +164,15 @@ def expected_infap_terms(r: RankedJudgments, epsilon: float) -> tuple[np.ndarray
 # -- G -------------------------------------------------------------------------------------
 
 
-def _subset_sums(levels: np.ndarray, counts: np.ndarray, log_fact: np.ndarray):
+def _subset_sums(levels: np.ndarray, counts: np.ndarray, log_fact: np.ndarray,
+                 too_many) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (size, gain sum, log count) of the subsets of a multiset of gains, subsets
-    with the same size and sum merged: ``counts[l]`` docs of gain ``levels[l]``."""
+    with the same size and sum merged: ``counts[l]`` docs of gain ``levels[l]``.
+    ``too_many(terms)`` is called (to raise) before a step would hold too many."""
     size, total, log_count = np.zeros(1, np.int64), np.zeros(1), np.zeros(1)
     for gain, count in zip(levels, counts, strict=True):
+        if len(size) * (count + 1) > MAX_TERMS:
+            too_many(len(size) * (count + 1))
         x = np.arange(count + 1)
         size = (size[:, None] + x).ravel()
         total = (total[:, None] + gain * x).ravel()
@@ -211,16 +216,16 @@ def expected_g_terms(r: RankedJudgments, gain: np.ndarray, cost: np.ndarray,
         # the gain of the earlier blocks, as the rows above summed it
         before = collected[start - 1] if r.rank[start] > 0 else 0.0
         costs = cost[start:start + n]  # the cost at each place of the block
-        terms_at_most = len(levels) * min(math.prod(int(c) + 1 for c in counts), n * n)
-        if terms_at_most > MAX_TERMS:
-            _refuse("G", n, int(r.rank[start]), terms_at_most)
+        def too_many(terms, n=n, rank=int(r.rank[start])):
+            _refuse("G", n, rank, terms)
+
         of_block = gain[rows[lo:hi]]
         for level, g in enumerate(levels):
             if g == 0:
                 continue
             others = counts.copy()
             others[level] -= 1
-            t, above, log_count = _subset_sums(levels, others, log_fact)
+            t, above, log_count = _subset_sums(levels, others, log_fact, too_many)
             weight = np.exp(log_count - _log_comb(log_fact, n - 1, t)) / n
             value = weight @ (g / np.log2(2.0 + costs[t] - before - g - above))
             terms[lo:hi][of_block == g] = value
