@@ -292,10 +292,22 @@ def test_a_block_too_large_to_sum_exactly_is_refused_with_its_size():
     take billions of terms, so the call stops at once with an error that says why."""
     run = {"q": {f"d{i}": 1.0 for i in range(1000)}}
     qrels = {"q": {f"d{i}": 1 for i in range(100)}}
-    with pytest.raises(ValueError, match=r"block of 1,000 tied docs .* more than the 5e\+07"):
+    with pytest.raises(ValueError, match=r"block of 1,000 tied docs \(from rank 1 of query "
+                       r"'q'\) .* more than the 5e\+07"):
         ragmetrics.evaluate(run, qrels, ["iprec_at_recall@0.5"], ties="average")
     # The same block is summed for infAP (its sum grows as n^3/27, not n^3 m^2/4).
     value = quiet_evaluate(run, qrels, ["infap"], ties="average").per_query.iloc[0, 0]
     low, high = (quiet_evaluate(run, qrels, ["infap"], ties=t).per_query.iloc[0, 0]
                  for t in ("pessimistic", "optimistic"))
     assert low < value < high
+
+
+def test_the_too_large_error_survives_a_worker_process():
+    """compare(..., jobs=2) sends errors back from worker processes by pickling them."""
+    import pickle
+
+    from ragmetrics.metrics.ties_counted import TieBlockTooLarge
+
+    error = TieBlockTooLarge("G", 3, 0, 1000, 6e7).naming("q7")
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == str(error) and "query 'q7'" in str(again)

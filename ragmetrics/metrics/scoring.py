@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import InputValueError
 from .ranked import RankedJudgments
 from .table import MetricSpec
+from .ties_counted import TieBlockTooLarge
 
 __all__ = ["score"]
 
@@ -70,8 +71,13 @@ def score(
     for spec in specs:
         info = spec.info
         arguments = spec.arguments
-        values = info.kernel(ranked, spec.k, **arguments) if arguments else info.kernel(
-            ranked, spec.k)
+        try:
+            values = info.kernel(ranked, spec.k, **arguments) if arguments else (
+                info.kernel(ranked, spec.k))
+        except TieBlockTooLarge as error:  # the kernels know query codes, not ids
+            if query_ids is None:
+                raise
+            raise error.naming(query_ids[error.query]) from None
         if info.kind == "text":  # relstring, runid: no number, so no number policy
             values = np.asarray(values, dtype=object)
             if empty_relevant == "skip":

@@ -67,7 +67,7 @@ from ..errors import InputValueError
 from .ranked import RankedJudgments, TieBlocks
 from .ties import before_block, blocks_of
 
-__all__ = ["MAX_TERMS", "expected_g_terms", "expected_infap_terms",
+__all__ = ["MAX_TERMS", "TieBlockTooLarge", "expected_g_terms", "expected_infap_terms",
            "expected_interpolated_precision"]
 
 #: The most terms one tied block's exact mean may sum (about a second of work here).
@@ -85,12 +85,35 @@ def _log_comb(log_fact: np.ndarray, n, k) -> np.ndarray:
     return log_fact[n] - log_fact[k] - log_fact[np.asarray(n) - np.asarray(k)]
 
 
-def _refuse(measure: str, size: int, rank: int, terms: float) -> None:
-    raise InputValueError(
-        f"ties='average': the exact mean of {measure} over the orders of a block of "
-        f"{size:,} tied docs (from rank {rank + 1:,} of a query) sums {terms:.3g} terms, "
-        f"more than the {MAX_TERMS:.0e} allowed; break the ties with another rule "
-        "(ties='trec_eval'), or bound the value with 'pessimistic' and 'optimistic'")
+class TieBlockTooLarge(InputValueError):
+    """A tied block whose exact mean would sum more than :data:`MAX_TERMS` terms.
+
+    ``query`` is the block's query code; :meth:`naming` gives the error with the
+    query's id, which the caller that knows the ids raises instead.
+    """
+
+    def __init__(self, measure: str, query: int, rank: int, size: int, terms: float,
+                 query_id=None) -> None:
+        self.details = (measure, query, rank, size, terms)
+        self.query = query
+        self.query_id = query_id
+        which = f"query {query_id!r}" if query_id is not None else "a query"
+        super().__init__(
+            f"ties='average': the exact mean of {measure} over the orders of a block of "
+            f"{size:,} tied docs (from rank {rank + 1:,} of {which}) sums {terms:.3g} "
+            f"terms, more than the {MAX_TERMS:.0e} allowed; break the ties with another "
+            "rule (ties='trec_eval'), or bound the value with 'pessimistic' and "
+            "'optimistic'")
+
+    def naming(self, query_id) -> TieBlockTooLarge:
+        return TieBlockTooLarge(*self.details, query_id=query_id)
+
+    def __reduce__(self):  # rebuilt from its parts when sent back from a worker process
+        return TieBlockTooLarge, (*self.details, self.query_id)
+
+
+def _refuse(measure: str, r: RankedJudgments, row: int, size: int, terms: float) -> None:
+    raise TieBlockTooLarge(measure, int(r.query[row]), int(r.rank[row]), size, terms)
 
 
 def _block_counts(blocks: TieBlocks, mask: np.ndarray) -> np.ndarray:
@@ -138,7 +161,7 @@ def expected_infap_terms(r: RankedJudgments, epsilon: float) -> tuple[np.ndarray
         at = np.flatnonzero(which == shape)
         cells = m_ * (a_ + 1) * (d_ + 1)
         if cells > MAX_TERMS:
-            _refuse("infAP", n, int(r.rank[heads[at[0]]]), cells)
+            _refuse("infAP", r, int(heads[at[0]]), n, cells)
         y, k = (v.ravel() for v in np.meshgrid(np.arange(a_ + 1), np.arange(d_ + 1),
                                                 indexing="ij"))
         share = np.divide(b[in_doubt[at]], d_, out=np.zeros(len(at)), where=d_ > 0)
@@ -216,8 +239,8 @@ def expected_g_terms(r: RankedJudgments, gain: np.ndarray, cost: np.ndarray,
         # the gain of the earlier blocks, as the rows above summed it
         before = collected[start - 1] if r.rank[start] > 0 else 0.0
         costs = cost[start:start + n]  # the cost at each place of the block
-        def too_many(terms, n=n, rank=int(r.rank[start])):
-            _refuse("G", n, rank, terms)
+        def too_many(terms, n=n, start=start):
+            _refuse("G", r, start, n, terms)
 
         of_block = gain[rows[lo:hi]]
         for level, g in enumerate(levels):
@@ -318,7 +341,7 @@ def _expected_max(r, blocks, chosen, m, h_all, cut, d_num, d_den) -> float:
         nums = np.repeat(h + i, n - m_ + 1)
         dens = s + (i[:, None] + np.arange(n - m_ + 1)).ravel()
         supports.append((nums, dens))
-        shapes.append((n, m_, h, s, first))
+        shapes.append((int(blocks.start[block]), n, m_, h, s, first))
     nums = np.concatenate([p[0] for p in supports])
     dens = np.concatenate([p[1] for p in supports])
     value = nums / dens
@@ -333,10 +356,10 @@ def _expected_max(r, blocks, chosen, m, h_all, cut, d_num, d_den) -> float:
     u_den = np.r_[d_den, dens[:-1]]
     steps = np.diff(np.r_[d_num / d_den, value])
     log_all_below = np.zeros(len(u_num))
-    for n, m_, h, s, first in shapes:
+    for start, n, m_, h, s, first in shapes:
         work = len(u_num) * n * m_
         if work > MAX_TERMS:
-            _refuse("interpolated precision", n, s, work)
+            _refuse("interpolated precision", r, start, n, work)
         i = np.arange(first, m_ + 1)
         # the i-th relevant doc at place p has precision (h + i) / (s + p) <= u
         # exactly when p >= (h + i) * u_den / u_num - s (integers: a ceiling division).
