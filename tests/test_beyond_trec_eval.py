@@ -244,3 +244,27 @@ def test_summary_is_the_mean_and_aggregate_gives_median_std_and_geometric_mean()
     assert result.aggregate("max")["rr"] == 1.0
     with pytest.raises(ValueError, match=r"statistic must be one of .*; got 'mode'"):
         result.aggregate("mode")
+
+
+def test_rbp_and_its_residual_are_trec_eval_s_floats_to_the_last_bit():
+    """trec_eval makes p^i by multiplying by p at each rank; p ** i rounds differently in
+    the last bit, which a mean printed to 4 decimals can show (0.41355 -> 0.4135 or
+    0.4136). The weights are its products, so the values are == its loops'."""
+    rng = np.random.default_rng(3)
+    docs = [f"d{i}" for i in range(40)]
+    grades = {d: int(g) for d, g in zip(docs, rng.integers(-1, 3, 40), strict=True)
+              if rng.random() < 0.6}
+    run = {"q": {d: 40.0 - i for i, d in enumerate(docs)}}
+    for p in (0.9, 0.8, 0.95):
+        got = ragmetrics.evaluate(run, {"q": grades}, [f"rbp(p={p})", f"rbp_resid(p={p})"])
+        rbp_sum, resid_sum, cur_p = 0.0, 0.0, 1.0
+        for doc in docs:  # m_rbp.c and m_rbp_resid.c, line for line
+            grade = grades.get(doc, -1)
+            if grade < 0:
+                resid_sum += cur_p
+            elif grade > 0:
+                rbp_sum += (grade / 2) * cur_p  # gains 0..2 scaled to [0, 1]
+            cur_p = cur_p * p
+        row = got.per_query.loc["q"]
+        assert row[f"rbp(p={p})"] == (1 - p) * rbp_sum
+        assert row[f"rbp_resid(p={p})"] == cur_p + (1 - p) * resid_sum

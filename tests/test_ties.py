@@ -310,4 +310,5 @@ def test_the_too_large_error_survives_a_worker_process():
 
     error = TieBlockTooLarge("G", 3, 0, 1000, 6e7).naming("q7")
     again = pickle.loads(pickle.dumps(error))
-    assert str(again) == str(error) and "query 'q7'" in str(again)
+    assert str(again) == str(error)
+    assert "query 'q7'" in str(again)

@@ -34,10 +34,16 @@ error "result qid ... not found in qrels"; -c scores such queries 0.
 Where ragmetrics knowingly differs from trec_eval 10 (all outside its conformance suite):
 a gain map's gains less than 1 apart are sorted exactly (trec_eval compares them by the
 int truncation of their difference); a query whose judgments are all below 0 has no
-gain levels (trec_eval reuses the previous query's); a gain map entry for grade -1 or -2
+gain levels (trec_eval reuses the previous query's, and when no query before it had a
+judgment of 0 or more it stops with "Can't calculate measure"); a gain map entry for grade -1 or -2
 (trec_eval's codes for "not judged" and "judged below 0") is refused, and so is a recall
 level above 1 (``iprec_at_recall.1.5``, which trec_eval scores 0); Rndcg prints 0
-where trec_eval divides 0 by 0 (a gain map that leaves no relevant grade a gain). Where
+where trec_eval divides 0 by 0 (a gain map that leaves no relevant grade a gain); rbp
+takes the lowest and highest gain of its scale as starting from 0, where trec_eval's
+``m_rbp.c`` never sets them (``double sum, min, max;``) and reads whatever the stack
+holds, so its rbp can change with the measures asked before it (``-m rbp`` alone and
+``-m all_trec`` give the numbers here; after ``-m iprec_at_recall.0.33`` or ``-m
+ndcg.1=3,...`` the same query has printed other values). Where
 trec_eval's interpolated precision divides 0 by 0 (a ranking that -J empties) this prints
 its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there.
 

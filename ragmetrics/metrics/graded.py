@@ -217,7 +217,7 @@ def rbp(r: RankedJudgments, k, *, p: float = 0.9, gains=()) -> np.ndarray:
     highest, and the gain map's) lies outside [0, 1], each becomes
     :math:`(g - \\min) / (\\max - \\min)`, with 0 counted in the scale."""
     gain = _rbp_gains(r, gains)
-    weights = np.power(p, r.rank.astype(np.float64))
+    weights = r.powers(p)[r.rank]
     return (1.0 - p) * r.per_query(r.expected(gain) * weights, k)
 
 

@@ -155,9 +155,10 @@ def rbp_resid(r: RankedJudgments, k, *, p: float = 0.9) -> np.ndarray:
     were relevant, plus the weight of the ranks below the ranking,
     :math:`(1 - p) \\sum_{\\text{unjudged } i} p^{i-1} + p^n`. trec_eval reports 0 for a
     ranking with no unjudged doc (leaving out the :math:`p^n` below it); so does this."""
-    weights = np.power(p, r.rank.astype(np.float64))
+    powers = r.powers(p)
     unjudged = r.expected(r.unjudged)
-    resid = (1.0 - p) * r.per_query(unjudged * weights) + np.power(p, r.num_retrieved)
+    resid = (1.0 - p) * r.per_query(unjudged * powers[r.rank]) + powers[
+        r.num_retrieved.astype(np.int64)]
     return np.where(r.per_query(r.unjudged) > 0, resid, 0.0)
 
 

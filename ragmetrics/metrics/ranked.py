@@ -316,6 +316,16 @@ class RankedJudgments:
         return np.divide(numerator, denominator, out=np.zeros(self.n_queries),
                          where=denominator > 0)
 
+    def powers(self, base: float) -> np.ndarray:
+        """``base ** i`` for i = 0 up to the longest ranking's length, each the one before
+        times ``base``, as trec_eval's loops make them (RBP's weights): the same floats
+        to the last bit, which ``np.power`` is not."""
+        key = ("powers", base)
+        if key not in self.memo:
+            longest = int(self.counts.max()) if len(self.counts) else 0
+            self.memo[key] = np.cumprod(np.r_[1.0, np.full(longest, float(base))])
+        return self.memo[key]
+
     def discounts(self, base: float = 2, rows: np.ndarray | None = None) -> np.ndarray:
         """``log_base(rank + 1)`` of each row (rank from 1): DCG's discount (of ``rows``
         only, when given)."""
