@@ -35,9 +35,9 @@ Where ragmetrics knowingly differs from trec_eval 10 (all outside its conformanc
 a gain map's gains less than 1 apart are sorted exactly (trec_eval compares them by the
 int truncation of their difference); a query whose judgments are all below 0 has no
 gain levels (trec_eval reuses the previous query's, and when no query before it had a
-judgment of 0 or more it stops with "Can't calculate measure"); a gain map entry for grade -1 or -2
-(trec_eval's codes for "not judged" and "judged below 0") is refused, and so is a recall
-level above 1 (``iprec_at_recall.1.5``, which trec_eval scores 0); Rndcg prints 0
+judgment of 0 or more it stops with "Can't calculate measure"); a gain map entry for
+grade -1 or -2 (trec_eval's codes for "not judged" and "judged below 0") is refused, and
+so is a recall level above 1 (``iprec_at_recall.1.5``, which trec_eval scores 0); Rndcg prints 0
 where trec_eval divides 0 by 0 (a gain map that leaves no relevant grade a gain); rbp
 takes the lowest and highest gain of its scale as starting from 0, where trec_eval's
 ``m_rbp.c`` never sets them (``double sum, min, max;``) and reads whatever the stack
