@@ -15,9 +15,9 @@ relevant doc for ranking higher. The unjudged counts (unj, judged, RBP's residua
 the utility are not such metrics: which of two tied non-relevant docs is judged is left to
 doc id by both bounds, so the average can fall outside them (an example below). Nor is
 infAP: a doc in the pool but unjudged above a relevant one can raise its estimate; nor G,
-whose discount depends on how far the gain collected lags the ideal's (examples below). Nor are gain maps that
-do not increase with the grade (``2=9`` leaves grade 3 at 3): the bounds order tied
-relevant docs by grade.
+whose discount depends on how far the gain collected lags the ideal's (examples below).
+Nor are gain maps that do not increase with the grade (``2=9`` leaves grade 3 at 3): the
+bounds order tied relevant docs by grade.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ DOC_IDS = ["a", "b", "c", "d", "e", "f", "g", "h"]
 GRADES = [-1, 0, 1, 1, 2, 3]
 SCORES = [0.0, 1.0, 2.0]
 
-#: Metrics the closed forms do not cover (an error names them under ties="average").
+#: Measures with no mean over orders (texts: an error names them under ties="average").
 NO_CLOSED_FORM = {"relstring"}
 #: Metrics that can fall outside the pessimistic-optimistic range (see the module doc).
 NOT_BOUNDED = {"unj", "judged", "utility", "num_nonrel_judged_ret", "rbp_resid", "infap",
