@@ -220,6 +220,29 @@ def test_a_text_measure_is_refused_by_name(name):
         ragmetrics.evaluate({"q": {"a": 1.0}}, {"q": {"a": 1}}, [name], ties="average")
 
 
+#: Rankings with nothing left to rank: every doc unjudged and removed, a run that only
+#: retrieves for unjudged queries, and an empty run (ids of the judged query only).
+EMPTY_RANKINGS = {
+    "every doc removed": ({"q": {"x": 1.0, "y": 1.0}}, {"unjudged": "removed"}),
+    "no judged query in the run": ({"other": {"a": 1.0, "b": 1.0}}, {}),
+    "an empty run": ({}, {}),
+}
+
+
+@pytest.mark.parametrize("case", EMPTY_RANKINGS)
+def test_an_empty_ranking_scores_under_average_ties_as_under_trec_eval_ties(case):
+    # Nothing to average over: each metric takes its value for an empty ranking (0 for
+    # most), as under trec_eval's tie order (ERR raised a TypeError here).
+    run, options = EMPTY_RANKINGS[case]
+    qrels, names = {"q": {"a": 1, "b": 2}}, metric_names(3, 0.5)
+    averaged = quiet_evaluate(run, qrels, names, ties="average", **options).per_query
+    plain = quiet_evaluate(run, qrels, names, **options).per_query
+    assert list(averaged.index) == list(plain.index) == ["q"]
+    for name in names:
+        assert averaged.loc["q", name] == plain.loc["q", name], name
+    assert averaged.loc["q", "err"] == 0.0
+
+
 def test_err_averaged_over_the_orders_of_a_tie_by_hand():
     # a (grade 1) and b (grade 2) tied at the top, g_max 2: R_a = 1/4, R_b = 3/4.
     # a first: 1/4 + (3/4)(3/4)/2 = 0.53125; b first: 3/4 + (1/4)(1/4)/2 = 0.78125.

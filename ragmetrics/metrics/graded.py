@@ -292,7 +292,7 @@ def _expected_err_terms(r: RankedJudgments, chance, going_on, k) -> np.ndarray:
     blocks = r.ties
     start, size = blocks.start, blocks.size
     first = r.rank[start]
-    reach = np.where(first > 0, going_on[np.maximum(start - 1, 0)], 1.0) if len(start) else 0.0
+    reach = np.where(first > 0, going_on[np.maximum(start - 1, 0)], 1.0)
     terms = np.zeros(len(chance))
     alone = size == 1
     terms[start[alone]] = chance[start[alone]] * reach[alone] / (first[alone] + 1.0)
