@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import InputTypeError, InputValueError
-from .validation import check_choice, check_relevance_level
+from .validation import MAX_COUNT, check_choice, check_relevance_level
 
 __all__ = [
     "CONVENTIONS",
@@ -105,9 +105,9 @@ def check_max_retrieved(value):
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputTypeError(f"max_retrieved must be a positive int or None, got {value!r}")
-    if value < 1:
-        raise InputValueError(f"max_retrieved must be a positive int (1, 2, ...) or None, "
-                              f"got {value!r}")
+    if not 1 <= value <= MAX_COUNT:
+        raise InputValueError(f"max_retrieved must be a positive int (1, 2, ... up to "
+                              f"{MAX_COUNT}) or None, got {value!r}")
     return int(value)
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..io import read_qrels, read_run
+from ..validation import MAX_COUNT, decimal_number, whole_number
 
-__all__ = ["Parser", "UsageError", "check_output_names", "existing_file", "load_qrels",
-           "load_run", "number"]
+__all__ = ["Parser", "UsageError", "check_output_names", "count", "existing_file", "integer",
+           "load_qrels", "load_run", "number"]
 
 
 class UsageError(InputError):
@@ -47,9 +48,42 @@ class Parser(argparse.ArgumentParser):
 
 
 def number(text: str):
-    """An int if the text is a whole number, else a float (argparse's type for levels)."""
-    value = float(text)  # argparse turns the ValueError into a usage error
-    return int(value) if value.is_integer() else value
+    """An int if the text is a whole number (within int64), else a float: argparse's type
+    for levels and thresholds. ASCII digits, finite (``float()`` also takes ``"١٢"``,
+    ``"nan"`` and ``"inf"``)."""
+    try:
+        value = decimal_number(text, "")
+    except InputError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number (ASCII "
+                                         "digits)") from None
+    return int(value) if value.is_integer() and abs(value) <= MAX_COUNT else value
+
+
+def count(text: str) -> int:
+    """A whole number of 1 or more, at most :data:`~ragmetrics.validation.MAX_COUNT`:
+    argparse's type for a depth (``5``, ``1000``, ``1e3``)."""
+    try:
+        value = whole_number(text, "")  # exactly, digits beyond a float's 53 bits too
+    except InputError:
+        try:
+            value = number(text)
+        except argparse.ArgumentTypeError:
+            value = None
+    if not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number from 1 to {MAX_COUNT}")
+    return value
+
+
+def integer(text: str) -> int:
+    """A whole number in ASCII digits, of at most :data:`~ragmetrics.validation.MAX_COUNT`
+    either way: argparse's type for counts and seeds (``int()`` also takes ``"١٢"``)."""
+    try:
+        return whole_number(text, "", minimum=-MAX_COUNT)
+    except InputError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (ASCII digits, at most {MAX_COUNT} either "
+            "way)") from None
 
 
 def existing_file(path_text: str, label: str) -> Path:

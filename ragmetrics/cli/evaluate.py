@@ -74,7 +74,17 @@ from ..safe_text import terminal_text
 from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
-from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
+from ..validation import MAX_COUNT, whole_number
+from .common import (
+    UsageError,
+    check_output_names,
+    count,
+    existing_file,
+    integer,
+    load_qrels,
+    load_run,
+    number,
+)
 from .runs import deferred_runs, return_freed_memory_at_once
 
 __all__ = ["PARALLEL_FROM", "add_parser", "run"]
@@ -130,7 +140,7 @@ def add_parser(subcommands) -> None:
                      help="print each run's means alone: no intervals, no tests, no "
                      "resampling (what trec_eval prints; the quickest for many runs). "
                      "Not with --report, which shows the intervals and tests")
-    cmd.add_argument("--jobs", metavar="N", type=int, default=None,
+    cmd.add_argument("--jobs", metavar="N", type=integer, default=None,
                      help="runs evaluated at once, each in a worker process (Linux, macOS; "
                      f"default: the cores this process may use for {PARALLEL_FROM} runs or "
                      "more, else 1: one after the other). The numbers are the same for "
@@ -176,13 +186,13 @@ def add_parser(subcommands) -> None:
     stats.add_argument("--confidence", metavar="C", type=float, default=0.95,
                        help="confidence level of the intervals; the difference intervals "
                        "are at the level of the correction (default: %(default)s)")
-    stats.add_argument("--resamples", metavar="N", type=int, default=10_000,
+    stats.add_argument("--resamples", metavar="N", type=integer, default=10_000,
                        help="bootstrap resamples and randomization patterns "
                        "(default: %(default)s)")
-    stats.add_argument("--max-resamples", metavar="N", type=int, default=None,
+    stats.add_argument("--max-resamples", metavar="N", type=integer, default=None,
                        help="the most randomization patterns for a verdict within Monte "
                        "Carlo error of alpha (default: 32 x --resamples)")
-    stats.add_argument("--seed", metavar="S", type=int, default=0,
+    stats.add_argument("--seed", metavar="S", type=integer, default=0,
                        help="random seed (default: %(default)s)")
     stats.add_argument("--correction", choices=CORRECTIONS, default="holm",
                        help="for many metrics x runs: holm (family-wise), bh "
@@ -204,7 +214,8 @@ def add_parser(subcommands) -> None:
                                   help=f"{convention.label} ({meanings}; default: "
                                   f"{convention.default})")
         else:
-            policies.add_argument(convention.cli_option, metavar="N", type=number,
+            policies.add_argument(convention.cli_option, metavar="N",
+                                  type=count if convention.keyword == "max_retrieved" else number,
                                   default=None,
                                   help=f"{convention.label}: "
                                   f"{convention.number.format(value='N')} (default: "
@@ -218,9 +229,11 @@ def _cutoffs(text: str) -> list[int]:
     ks = []
     for item in text.split(","):
         item = item.strip()
-        if not item.isdigit() or int(item) < 1:
-            raise UsageError(f"--k: {item!r} is not a positive integer (write e.g. --k 5,10,20)")
-        ks.append(int(item))
+        try:
+            ks.append(whole_number(item, "--k"))
+        except InputError:
+            raise UsageError(f"--k: {item!r} is not a positive integer (ASCII digits, at "
+                             f"most {MAX_COUNT}; write e.g. --k 5,10,20)") from None
     return ks
 
 

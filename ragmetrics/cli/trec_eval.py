@@ -45,7 +45,14 @@ holds, so its rbp can change with the measures asked before it (``-m rbp`` alone
 ``-m all_trec`` give the numbers here; after ``-m iprec_at_recall.0.33`` or ``-m
 ndcg.1=3,...`` the same query has printed other values). Where
 trec_eval's interpolated precision divides 0 by 0 (a ranking that -J empties) this prints
-its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there.
+its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there. -l, -M and -N take
+whole numbers in ASCII digits, and a cut-off (``P.5``) at most 2**63 - 1: trec_eval reads
+them with C's ``atol``, so ``-M 1e30`` is ``-M 1`` there and ``-M 10x`` is ``-M 10``, and
+one beyond a ``long`` is undefined in C (glibc clamps ``P.99999999999999999999`` to
+``P_9223372036854775807``); here each is an error naming it. A measure's parameter must be
+a finite number written in ASCII (trec_eval's ``atof`` also reads ``nan`` and ``inf``),
+and utility's coefficients and set_F's beta at most 1e100 in size (so that no value or
+mean overflows; ``utility.1e308,...`` prints ``-nan`` in trec_eval).
 
 Exit status as for every subcommand: 0 on success, 2 on bad input (with the file and
 line), 1 on an internal error.
@@ -53,6 +60,7 @@ line), 1 on an internal error.
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 import warnings
@@ -66,14 +74,22 @@ from ..metrics.interpolated import round_half_away
 from ..metrics.table import parse_metric
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
+from ..validation import MAX_COUNT, whole_number
 from .common import UsageError, existing_file
 
 __all__ = ["add_parser", "format_lines", "run"]
 
 
 def _whole(text: str) -> int:
-    """A whole number for -l, -M, -N (argparse turns the ValueError into a usage error)."""
-    return int(text)
+    """A whole number for -l, -M, -N: ASCII digits with an optional sign, at most 2**63 - 1
+    in size (trec_eval's ``atol`` reads ``1e30`` as 1 and ``10x`` as 10, and what
+    overflows a ``long`` as C leaves it undefined: refused here, by value)."""
+    try:
+        return whole_number(text, "", minimum=-MAX_COUNT)
+    except InputError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (ASCII digits, at most {MAX_COUNT} either "
+            "way)") from None
 
 
 def add_parser(subcommands) -> None:

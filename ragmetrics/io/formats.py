@@ -12,6 +12,7 @@ import bz2
 import io
 import lzma
 import os
+import re
 import zlib
 from pathlib import Path
 
@@ -120,7 +121,7 @@ def _is_headerless_trec(path) -> bool:
         return False
     if len(fields) >= 6:
         return fields[1] == "Q0"
-    return len(fields) == 4 and fields[3].lstrip("-").isdigit()
+    return len(fields) == 4 and re.fullmatch(r"-?[0-9]+", fields[3]) is not None
 
 
 def read_run(path, *, format: str | None = None, extra_fields: str = "error",

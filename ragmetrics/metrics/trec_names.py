@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputValueError
+from ..validation import MAX_COUNT, decimal_number
 from .table import MetricSpec, add_name_reader
 
 __all__ = ["FAMILIES", "NICKNAMES", "Family", "family", "measure_specs", "spec_of_printed_name"]
@@ -183,7 +184,11 @@ def _ranks(text: str, where: str) -> tuple[int, ...]:
         match = _ATOL.match(item)
         if match is None:
             raise InputValueError(f"{where}: the cut-off {item!r} is not a number")
-        values.append(int(match.group()))
+        value = int(match.group())
+        if value > MAX_COUNT:  # C's atol overflows a long there: undefined behaviour
+            raise InputValueError(f"{where}: the cut-off {item!r} is beyond {MAX_COUNT} "
+                                  "(2**63 - 1)")
+        values.append(value)
     values.sort()
     if values[0] <= 0:
         raise InputValueError(f"{where}: cut-offs must be positive, got {values[0]}")
@@ -193,10 +198,9 @@ def _ranks(text: str, where: str) -> tuple[int, ...]:
 
 
 def _float(item: str, where: str) -> float:
-    try:
-        return float(item)
-    except ValueError:
-        raise InputValueError(f"{where}: {item!r} is not a number") from None
+    """A parameter as a finite number, in ASCII (C's atof also takes ``nan`` and ``inf``,
+    which no measure can use)."""
+    return decimal_number(item, where)
 
 
 def _levels(text: str, where: str) -> tuple[float, ...]:

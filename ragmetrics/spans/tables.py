@@ -44,6 +44,7 @@ ragmetrics.errors.InputValueError: chunks row 0 (chunk_id 'c1'): end 40 is past 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -206,7 +207,7 @@ def _integers(series: pd.Series, column: str, source: Source,
         number = None
         if isinstance(value, str):
             text = value.strip()
-            if text.lstrip("+-").isdigit():
+            if re.fullmatch(r"[+-]?[0-9]+", text):  # ASCII (isdigit takes "²")
                 number = int(text)
         elif isinstance(value, (float, np.floating)) and float(value).is_integer():
             number = int(value)
