@@ -140,3 +140,27 @@ def test_the_largest_cut_off_scores_as_any_cut_off_past_the_ranking():
     result = evaluate(RUN_DICT, QRELS_DICT, [f"recall@{MAX_COUNT}", "recall@1000"],
                       max_retrieved=MAX_COUNT)
     assert result.summary.iloc[0] == result.summary.iloc[1] == 1.0
+
+
+# -- --debug, before or after the subcommand ----------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["before", "after", "last"])
+def test_debug_is_taken_before_and_after_the_subcommand(capsys, files, where):
+    args = {"before": ["--debug", "evaluate", *files, "--k", "x"],
+            "after": ["evaluate", "--debug", *files, "--k", "x"],
+            "last": ["evaluate", *files, "--k", "x", "--debug"]}[where]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err
+    assert err.splitlines()[-1] == ("ragmetrics: error: --k: 'x' is not a positive integer "
+                                    f"(ASCII digits, at most {MAX_COUNT}; write e.g. --k "
+                                    "5,10,20)")
+    assert "unrecognized arguments" not in err
+
+
+def test_debug_after_trec_eval_and_audit_runs_them(capsys, files):
+    assert main(["trec_eval", "--debug", "-m", "num_q", *files]) == 0
+    assert capsys.readouterr().out == "num_q                 \tall\t2\n"
+    assert main(["audit", "--debug", files[0], files[0]]) == 0
+    assert "Traceback" not in capsys.readouterr().err
