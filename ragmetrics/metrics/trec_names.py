@@ -24,6 +24,11 @@ Examples
 [('ndcg_1=3,2=9,4=4.5', 'ndcg(1=3,2=9,4=4.5)')]
 >>> [(name, str(spec)) for name, spec in measure_specs("iprec_at_recall..10,.20")]
 [('iprec_at_recall_0.10', 'iprec_at_recall@0.1'), ('iprec_at_recall_0.20', 'iprec_at_recall@0.2')]
+
+A measure without parameters ignores those it is given, as trec_eval does:
+
+>>> [(name, str(spec)) for name, spec in measure_specs("map.5")]
+[('map', 'ap')]
 """
 
 from __future__ import annotations
@@ -157,7 +162,10 @@ def measure_specs(text: str, *, params: str | None = None, num_docs: float = 0.0
     if fam.style == "levels":
         values = _levels(params, where) if params is not None else fam.defaults
         return [(f"{root}_{x:3.2f}", MetricSpec(fam.metric, float(x))) for x in values]
-    printed = root if params is None else f"{root}_{params}"
+    # A measure that takes no parameter ignores any it is given, and prints its plain
+    # name: trec_eval's -m map.5 prints "map" (te_init_meas_s_double and the other
+    # initializers of such measures never read tm->meas_params).
+    printed = root if params is None or fam.style == "plain" else f"{root}_{params}"
     if fam.style == "plain" or params is None:
         spec_params = _default_params(fam, num_docs)
     elif fam.style == "numbers":
