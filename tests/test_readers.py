@@ -1110,6 +1110,8 @@ def mostly(usual: st.SearchStrategy, unusual: st.SearchStrategy) -> st.SearchStr
 # and would keep the fast parser out of most examples; TOKEN brings NUL back.
 NO_WHITESPACE = st.characters(blacklist_categories=("Cs",), blacklist_characters=" \t\n\r\f\v\x00")
 TREC_ID = st.text(alphabet=NO_WHITESPACE, min_size=1, max_size=6)
+# The first field of a line: "#" there makes the line a comment (skipped).
+TREC_QUERY = TREC_ID.filter(lambda text: not text.startswith("#"))
 INT64 = st.integers(-(2**63), 2**63 - 1)
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
 TOKEN = st.one_of(
@@ -1120,8 +1122,8 @@ TOKEN = st.one_of(
 )
 # What each field of a valid line holds (layout -> token strategies).
 VALID_FIELDS = {
-    6: (TREC_ID, st.just("Q0"), TREC_ID, INT64.map(str), FINITE.map(repr), TREC_ID),
-    4: (TREC_ID, st.just("0"), TREC_ID, INT64.map(str)),
+    6: (TREC_QUERY, st.just("Q0"), TREC_ID, INT64.map(str), FINITE.map(repr), TREC_ID),
+    4: (TREC_QUERY, st.just("0"), TREC_ID, INT64.map(str)),
 }
 
 
@@ -1234,7 +1236,7 @@ def test_the_fast_parser_agrees_with_the_line_scan(folder, layout, data):
 @FUZZ_LIGHT
 @given(
     rows=st.lists(
-        st.tuples(TREC_ID, TREC_ID, INT64, FINITE, TREC_ID),
+        st.tuples(TREC_QUERY, TREC_ID, INT64, FINITE, TREC_ID),
         min_size=1,
         max_size=10,
     ),
@@ -1261,7 +1263,8 @@ def test_a_run_written_in_trec_format_reads_back_equal(folder, rows, separator):
 @FUZZ_LIGHT
 @given(
     rows=st.lists(
-        st.tuples(TREC_ID, TREC_ID, INT64), min_size=1, max_size=10, unique_by=lambda r: r[:2]
+        st.tuples(TREC_QUERY, TREC_ID, INT64), min_size=1, max_size=10,
+        unique_by=lambda r: r[:2]
     )
 )
 def test_qrels_written_in_trec_format_read_back_equal(folder, rows):
@@ -1511,3 +1514,45 @@ def test_read_run_and_read_qrels_tell_the_format(tmp_path):
         read_run(write(tmp_path, "q.txt", "q1 0 d1 1\n"))
     with pytest.raises(FormatError, match=r"looks like a TREC run .* not judgments"):
         read_qrels(write(tmp_path, "r.txt", run_text))
+
+
+# -- comments in TREC files ----------------------------------------------------------------
+
+
+def test_trec_readers_skip_comment_lines_and_count_them(tmp_path):
+    # A line whose first character other than whitespace is "#" is a comment, as trec_eval
+    # reads runs: skipped, and counted, so that an error names the line an editor shows.
+    run = tmp_path / "r.run"
+    run.write_text("# bm25, k1=0.9\nq1 Q0 d1 1 2.0 bm25\n  # a note\nq1 Q0 d2 2 1.0 bm25\n")
+    assert read_trec_run(run)["doc_id"].tolist() == ["d1", "d2"]
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("#q d rel\n#\nq1 0 d1 1\n\t# x y z\nq1 0 d2 0\n")
+    assert read_trec_qrels(qrels)["doc_id"].tolist() == ["d1", "d2"]
+    run.write_text("#a\n#b\nq1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 two 1.0 bm25\n")
+    with pytest.raises(FormatError) as caught:
+        read_trec_run(run)
+    assert caught.value.line == 4
+    run.write_text("# nothing but comments\n")
+    with pytest.raises(FormatError, match="no data lines"):
+        read_trec_run(run)
+
+
+def test_a_trec_file_that_starts_with_a_comment_is_told_as_trec(tmp_path):
+    from ragmetrics.io import read_qrels, read_run
+
+    run = tmp_path / "bm25.txt"
+    run.write_text("# query Q0 doc rank score run\nq1 Q0 d1 1 2.0 bm25\n")
+    assert read_run(run)["doc_id"].tolist() == ["d1"]
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("# judged by two assessors\nq1 0 d1 1\n")
+    assert read_qrels(qrels)["relevance"].tolist() == [1]
+
+
+def test_parts_of_a_run_keep_a_query_whole_across_a_comment(tmp_path):
+    from ragmetrics.io.batches import read_trec_run_batches
+
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q{q} Q0 d{d} {d} {9 - d} r\n" + ("# note\n" if d == 2 else "")
+                            for q in range(3) for d in range(1, 4)))
+    parts = [part.frame for part in read_trec_run_batches(path, block_bytes=40)]
+    assert [part["query_id"].unique().tolist() for part in parts] == [["q0"], ["q1"], ["q2"]]

@@ -65,3 +65,51 @@ def test_every_measure_without_parameters_prints_its_plain_name_whatever_it_is_g
     assert plain[0] == 0
     for params in ("5", "abc", "1,2"):
         assert trec_eval("-q", "-m", f"{root}.{params}", *files) == plain
+
+
+# -- comments ------------------------------------------------------------------------------
+# trec_eval skips a run line whose first character other than whitespace is "#"
+# (get_trec_results.c: blank lines and such lines are passed over), and a qrels line with
+# "#" in its first column (get_qrels.c). trec_eval 10 printed, for each file below, what it
+# prints for the same file without its comments; so does the command. ragmetrics reads
+# comments in qrels as in runs (trec_eval's qrels reader skips one such line at a time, and
+# crashes on one at the end of the file: see the command's documented differences).
+
+COMMENTED = {
+    "qrels, first line": ("#c\n" + QRELS, RUN),
+    "qrels, between lines": ("q1 0 d1 1\n#x\nq1 0 d2 0\n#y\nq2 0 d3 1\n", RUN),
+    "qrels, a bare #": ("#\n" + QRELS, RUN),
+    "qrels, four fields": ("# a b c\n" + QRELS, RUN),
+    "qrels, several in a row, indented, last": (
+        "#a\n  # b\n\t#c\n" + QRELS + "# the end", RUN),
+    "run, two in a row": (QRELS, "#c\n#d\n" + RUN),
+    "run, indented": (QRELS, "  #c\n\t#d\n" + RUN),
+    "run, six fields": (QRELS, "# a b c d e\n" + RUN),
+    "run, between blank lines, last without a line break": (
+        QRELS, "q1 Q0 d1 1 2.0 r\n\n   \nq1 Q0 d2 2 1.0 r\n#x y\nq2 Q0 d3 1 1.0 r\n#z"),
+}
+
+
+@pytest.mark.parametrize("case", COMMENTED, ids=list(COMMENTED))
+def test_comment_lines_are_skipped_as_by_trec_eval(tmp_path, files, case):
+    qrels, run = COMMENTED[case]
+    (tmp_path / "q.c").write_text(qrels)
+    (tmp_path / "r.c").write_text(run)
+    expected = trec_eval("-q", "-m", "all_trec", *files)
+    assert expected[0] == 0
+    assert trec_eval("-q", "-m", "all_trec", tmp_path / "q.c", tmp_path / "r.c") == expected
+
+
+def test_comments_in_a_large_run_read_by_arrow_are_skipped(tmp_path):
+    # Above FAST_PARSE_FROM bytes the run is split by Arrow: a comment line of six fields
+    # would be a row there; the scan reads such a file.
+    lines = [f"q{q} Q0 d{d} {d} {100 - d} r\n" for q in range(40) for d in range(1, 30)]
+    qrels = "".join(f"q{q} 0 d{d} {d % 2}\n" for q in range(40) for d in range(1, 40, 3))
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "plain").write_text("".join(lines))
+    commented = [*lines[:100], "# q0 Q0 d1 1 1 r\n", "  #x\n", *lines[100:], "#end\n"]
+    (tmp_path / "commented").write_text("".join(commented))
+    assert (tmp_path / "commented").stat().st_size > 8192
+    expected = trec_eval("-q", "-m", "all_trec", tmp_path / "qrels", tmp_path / "plain")
+    assert trec_eval("-q", "-m", "all_trec", tmp_path / "qrels",
+                     tmp_path / "commented") == expected

@@ -31,6 +31,15 @@ the averages, and a note on stderr names how many (as trec_eval 9 did, as pytrec
 does, and as trec_eval's own help text says). trec_eval 10 stops there instead, with the
 error "result qid ... not found in qrels"; -c scores such queries 0.
 
+**Comments and blank lines.** A line whose first character other than whitespace is
+``#`` is a comment, skipped, in both files, as trec_eval skips them in the run
+(``get_trec_results.c``; blank lines too). In the qrels trec_eval skips only a ``#`` in
+a line's first column, and only one such line at a time (``get_qrels.c``): a second
+comment line in a row is read as data (a "Malformed line", or with four fields a
+judgment of query ``#...``), an indented comment and a blank line are "Malformed", and a
+comment on the qrels' last line crashes it (a segmentation fault); here all are skipped,
+as in runs.
+
 Where ragmetrics knowingly differs from trec_eval 10 (all outside its conformance suite):
 a gain map's gains less than 1 apart are sorted exactly (trec_eval compares them by the
 int truncation of their difference); a query whose judgments are all below 0 has no

@@ -36,7 +36,8 @@ _SNIFF_BYTES = 1 << 20
 
 
 def _first_line(path) -> tuple[int, str] | None:
-    """(number, text) of the first non-blank line, from the first megabyte, or None."""
+    """(number, text) of the first line that is neither blank nor a comment (``#``, as
+    TREC files have), from the first megabyte, or None."""
     with open(path, "rb") as handle:
         data = handle.read(_SNIFF_BYTES)
     kind = compression_of(data)
@@ -54,7 +55,7 @@ def _first_line(path) -> tuple[int, str] | None:
             return None  # the reader reports the broken file
     text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
     for number, line in enumerate(io.StringIO(text, newline=None), start=1):
-        if line.split():
+        if line.split() and not line.split()[0].startswith("#"):  # a TREC comment: skipped
             return number, line.rstrip("\n")
     return None
 
