@@ -9,14 +9,17 @@ every other one does.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from pathlib import Path
 
 from ..errors import InputError
 from ..io import read_qrels, read_run
+from ..io.source import ReadOnce, is_stream, read_once, read_stdin
 from ..validation import MAX_COUNT, decimal_number, whole_number
 
-__all__ = ["Parser", "UsageError", "check_output_names", "count", "existing_file", "integer",
-           "load_qrels", "load_run", "number"]
+__all__ = ["STDIN", "Parser", "UsageError", "check_output_names", "count", "existing_file",
+           "input_files", "integer", "load_qrels", "load_run", "number"]
 
 
 class UsageError(InputError):
@@ -86,8 +89,53 @@ def integer(text: str) -> int:
             "way)") from None
 
 
-def existing_file(path_text: str, label: str) -> Path:
-    """``path_text`` as a Path, or a usage error naming ``label`` if it is not a file."""
+#: The file name that means standard input (trec_eval reads its run from there so).
+STDIN = "-"
+
+
+def input_files(pairs) -> list:
+    """The files a command reads, ``[(label, path text), ...]``, each as the readers take
+    it: a regular file as a Path (:func:`existing_file`), standard input (``-``) or a
+    pipe (a FIFO, ``/dev/stdin`` on a pipe, ``<(cmd)``) read whole now, as a
+    :class:`~ragmetrics.io.source.ReadOnce`. A pipe named twice is refused: it can be
+    read only once."""
+    out, seen = [], {}
+    for label, text in pairs:
+        key = _stream_key(text)
+        if key is not None and key in seen:
+            raise UsageError(f"{label} {text} is {seen[key]} too: standard input or a pipe "
+                             "can be read only once")
+        if key is not None:
+            seen[key] = f"{label} {text}"
+        if text == STDIN:
+            out.append(read_stdin())
+        elif key is not None:
+            out.append(read_once(text))
+        else:
+            out.append(existing_file(text, label))
+    return out
+
+
+def _stream_key(text: str):
+    """What names one stream: (inode, device) of a pipe (``-`` too when standard input is
+    one), ``-`` for standard input otherwise; None for a file that can be read again."""
+    if text == STDIN:
+        try:
+            info = os.fstat(0)
+        except OSError:
+            return STDIN
+        return STDIN if stat.S_ISREG(info.st_mode) else (info.st_ino, info.st_dev)
+    if not is_stream(text):
+        return None
+    info = os.stat(text)
+    return info.st_ino, info.st_dev
+
+
+def existing_file(path_text, label: str):
+    """``path_text`` as a Path, or a usage error naming ``label`` if it is not a file (a
+    :class:`~ragmetrics.io.source.ReadOnce`, read already, is returned as it is)."""
+    if isinstance(path_text, ReadOnce):
+        return path_text
     path = Path(path_text)
     if not path.exists():
         raise UsageError(f"{label} file not found: {path_text}")

@@ -32,7 +32,10 @@ offsets against each document's length. Evidence, documents and chunkings are re
 value is reported with its file and line.
 
 **File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
-name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not:
+name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not.
+GOLDEN or a RUN named ``-`` is read from standard input; ``/dev/stdin``, named pipes and
+``<(cmd)`` are read too, whole, before anything else (a TREC file told by its content, a
+table by the name of the pipe):
 
 - ``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``, ``.parquet``: long or wide form;
 - any other name (``.txt``, ``.run``, ``.qrels``, none, trec_eval's ``results.test``...):
@@ -80,6 +83,7 @@ from .common import (
     check_output_names,
     count,
     existing_file,
+    input_files,
     integer,
     load_qrels,
     load_run,
@@ -355,6 +359,11 @@ def run(args) -> int:
 
     show_progress = sys.stderr.isatty() and not args.quiet
     return_freed_memory_at_once()  # before any file is read: bounded memory in parts
+    # Standard input (-) and pipes are read now, once; files are read when scored.
+    files = input_files(([] if spans else [("GOLDEN", args.golden)])
+                        + [("RUN", path) for path in run_paths])
+    golden = None if spans else files.pop(0)
+    run_files = files
     if spans:
         documents = (None if args.documents is None
                      else existing_file(args.documents, "--documents"))
@@ -367,9 +376,9 @@ def run(args) -> int:
         # Span runs are scored against their chunkings' texts: read whole.
         runs = {name: load_run(path, extra_fields=args.trec_extra_fields,
                                duplicates=args.duplicates)
-                for name, path in zip(names, run_paths, strict=True)}
+                for name, path in zip(names, run_files, strict=True)}
     else:
-        judgments, chunks = load_qrels(args.golden), None
+        judgments, chunks = load_qrels(golden), None
         try:
             check_judgments(judgments, metrics, **conventions, preset=args.preset)
         except InputError as error:
@@ -378,7 +387,7 @@ def run(args) -> int:
         # In worker processes (--jobs) each reads its own runs, without bars that two
         # processes would draw over each other.
         parallel = jobs > 1 and len(run_paths) > 1 and can_start_workers()
-        runs = deferred_runs(run_paths, names, extra_fields=args.trec_extra_fields,
+        runs = deferred_runs(run_files, names, extra_fields=args.trec_extra_fields,
                              duplicates=conventions["duplicates"],
                              show_progress=show_progress and not parallel,
                              read_ahead=not parallel)

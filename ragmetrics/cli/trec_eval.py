@@ -31,6 +31,12 @@ the averages, and a note on stderr names how many (as trec_eval 9 did, as pytrec
 does, and as trec_eval's own help text says). trec_eval 10 stops there instead, with the
 error "result qid ... not found in qrels"; -c scores such queries 0.
 
+**Standard input and pipes.** A RUN named ``-`` is read from standard input, as
+trec_eval reads it. So are ``/dev/stdin``, named pipes and ``<(cmd)``, for QRELS too
+(trec_eval maps a named file into memory and cannot read a pipe: "Cannot read results
+file"; it opens a QRELS named ``-`` as a file of that name); a pipe is read whole into
+memory, and one named twice (``- -``) is refused.
+
 **Comments and blank lines.** A line whose first character other than whitespace is
 ``#`` is a comment, skipped, in both files, as trec_eval skips them in the run
 (``get_trec_results.c``; blank lines too). In the qrels trec_eval skips only a ``#`` in
@@ -61,7 +67,12 @@ one beyond a ``long`` is undefined in C (glibc clamps ``P.99999999999999999999``
 ``P_9223372036854775807``); here each is an error naming it. A measure's parameter must be
 a finite number written in ASCII (trec_eval's ``atof`` also reads ``nan`` and ``inf``),
 and utility's coefficients and set_F's beta at most 1e100 in size (so that no value or
-mean overflows; ``utility.1e308,...`` prints ``-nan`` in trec_eval).
+mean overflows; ``utility.1e308,...`` prints ``-nan`` in trec_eval). A UTF-8 byte-order
+mark at the start of a file is dropped here (as by every reader of ragmetrics); trec_eval
+keeps it in the first line's query id, so that line's query matches no judgment. A NUL
+byte inside an id is part of the id here; trec_eval's files "may contain no NULL
+characters" (it stops reading at one, and trec_eval 10 aborted, in malloc, on a run with
+one).
 
 Exit status as for every subcommand: 0 on success, 2 on bad input (with the file and
 line), 1 on an internal error.
@@ -84,7 +95,7 @@ from ..metrics.table import parse_metric
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
 from ..validation import MAX_COUNT, whole_number
-from .common import UsageError, existing_file
+from .common import UsageError, input_files
 
 __all__ = ["add_parser", "format_lines", "run"]
 
@@ -114,7 +125,8 @@ def add_parser(subcommands) -> None:
         "unless -c (trec_eval 10 stops with an error there).",
     )
     cmd.add_argument("qrels", metavar="QRELS", help="the judgments: query 0 doc grade")
-    cmd.add_argument("run", metavar="RUN", help="the run: query Q0 doc rank score run_name")
+    cmd.add_argument("run", metavar="RUN", help="the run: query Q0 doc rank score run_name "
+                     "(- reads it from standard input, as trec_eval does)")
     cmd.add_argument("-q", "--query_eval_wanted", action="store_true", dest="per_query",
                      help="also print every query's values")
     cmd.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
@@ -177,9 +189,10 @@ def run(args) -> int:
             raise UsageError(f"-m {root}{'.' + params if params else ''}: {error}") from None
         wanted += [(family(root), printed, spec) for printed, spec in specs]
 
-    qrels = read_trec_qrels(existing_file(args.qrels, "QRELS"))
+    qrels_file, run_file = input_files([("QRELS", args.qrels), ("RUN", args.run)])
+    qrels = read_trec_qrels(qrels_file)
     # trec_eval refuses a doc listed twice for a query, but under -M only within the top N.
-    run_frame = read_trec_run(existing_file(args.run, "RUN"), extra_fields="ignore",
+    run_frame = read_trec_run(run_file, extra_fields="ignore",
                               duplicates="keep" if args.max_retrieved else "error")
     columns = list(dict.fromkeys([*(str(spec) for _, _, spec in wanted), "num_ret"]))
     with warnings.catch_warnings(record=True) as caught:

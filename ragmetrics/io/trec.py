@@ -38,7 +38,7 @@ from .arrow import (
 )
 from .checks import Bad, check_together, earliest, integers_from_text, numbers_from_text
 from .frames import RUN_DUPLICATES, refuse_repeated_pairs
-from .source import Source
+from .source import Source, open_source
 
 __all__ = ["COMMENT", "FAST_PARSE_FROM", "read_trec_qrels", "read_trec_run", "split_fast", "split_slowly"]
 
@@ -229,7 +229,7 @@ def _read_trec(
 ) -> pd.DataFrame:
     """The frame of the kept columns, checked; ``repeats`` ("judged" or "listed"): refuse
     a (query, doc) pair on two lines, in the words of judgments or of a run."""
-    source = path if isinstance(path, Source) else Source(path)
+    source = path if isinstance(path, Source) else open_source(path)
     if len(source.buffer) >= FAST_PARSE_FROM:
         numbers = tuple(layout.index(name) for name, convert in keep.items() if convert)
         split = _split_arrow(source.buffer, len(layout), numbers)
