@@ -256,10 +256,18 @@ FIXED_CONVENTIONS: tuple[tuple[str, str, str], ...] = (
     ("a query in the run but not in the judgments", "(always)",
      ("left out: there is nothing to score it against; listed in "
      "Evaluation.queries_missing_from_qrels, with a CoverageWarning")),
-    ("the cut-off k", "a positive int, or None",
-     ("None reads the whole ranking; 0, negatives, floats, strings and bools are refused with "
-     "the value in the message; beyond the list, precision still divides by k (an empty "
-     "slot is a wasted slot)")),
+    ("the cut-off k", "a positive int up to 2^63 - 1, or None",
+     ("None reads the whole ranking; 0, negatives, floats, strings, bools and a k beyond "
+     "2^63 - 1 (what int64 holds) are refused with the value in the message; beyond the "
+     "list, precision still divides by k (an empty slot is a wasted slot)")),
+    ("a whole-number score beyond 2^53", "always an error, where a float cannot hold it",
+     ("scores are compared as 64-bit floats, which hold every whole number up to 2^53 but "
+     "not all beyond (2^53 + 1 reads as 2^53, a tie with 2^53): a score written as a "
+     "whole number (in a file, or an int in a frame or a dict; a rank under "
+     "order_by=\"rank\" too) that its float does not hold exactly is refused with its value "
+     "and where it is (file and line, or query and doc), rather than tying or swapping "
+     "docs; one a float holds (2^60) is taken, and a score written with a fraction or an "
+     "exponent is read as the nearest float, as trec_eval reads every score")),
     ("ids of different types", "always an error",
      ("\"42\" and 42 never match; instead of scoring zero overlap, a TypeError names an id "
      "of each kind")),

@@ -22,6 +22,10 @@ Grades = dict[Any, float]
 #: hold ranks, and no ranking is that long.
 MAX_COUNT = 2**63 - 1
 
+#: Every whole number up to this size is exact in a 64-bit float (its 53-bit mantissa);
+#: beyond it, only some are: 2**53 + 1 reads as 2**53, the same score as 2**53.
+EXACT_FLOAT_INTEGERS = 2**53
+
 # A whole number as a person writes it: ASCII digits only (str.isdigit and int() also
 # take "²", "١٢" and "1_000"), an optional sign.
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -267,3 +271,41 @@ def no_relevant_doc(grades: Grades, relevance_level: float) -> InputValueError:
         f"the golden set {grades!r} has no relevant doc (no grade reaches relevance_level "
         f"{relevance_level!r}); pass empty_relevant='zero', 'article' or 'skip' to score it"
     )
+
+
+def first_inexact_integer(floats, exact) -> int | None:
+    """The first row whose value was a whole number that its 64-bit float does not hold
+    exactly, or None (the score policy of :func:`ragmetrics.evaluate`: such scores
+    could tie, or swap, docs whose scores differ).
+
+    ``floats`` are the values as read (an array of float64); ``exact(row)`` gives the
+    value of a row as it was written, as an int, or None if it was not a whole number
+    (a decimal fraction is a float as written). Only rows from
+    :data:`EXACT_FLOAT_INTEGERS` are looked at: below it every whole number is exact.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> written = [3, 2**53, 2**53 + 1]
+    >>> first_inexact_integer(np.array(written, dtype=np.float64), written.__getitem__)
+    2
+    """
+    import numpy as np
+
+    for row in np.flatnonzero(np.abs(floats) >= EXACT_FLOAT_INTEGERS):
+        value = exact(int(row))
+        if value is not None and value != int(floats[row]):
+            return int(row)
+    return None
+
+
+def inexact_integer_problem(name: str, value) -> str:
+    """The reason to refuse a whole number ``value`` that a 64-bit float cannot hold."""
+    try:
+        read = f"it would be read as {float(value):.17g}"
+    except OverflowError:
+        read = "it is beyond the range of a float"
+    return (f"{name} {value} is a whole number that a 64-bit float cannot hold exactly ({read}"
+            f"): beyond 2**53 = {EXACT_FLOAT_INTEGERS} "
+            "such scores could tie, or swap, docs whose scores differ; subtract a common "
+            "offset from them first")

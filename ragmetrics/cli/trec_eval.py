@@ -69,7 +69,10 @@ a finite number written in ASCII (trec_eval's ``atof`` also reads ``nan`` and ``
 and utility's coefficients and set_F's beta at most 1e100 in size (so that no value or
 mean overflows; ``utility.1e308,...`` prints ``-nan`` in trec_eval). A UTF-8 byte-order
 mark at the start of a file is dropped here (as by every reader of ragmetrics); trec_eval
-keeps it in the first line's query id, so that line's query matches no judgment. A NUL
+keeps it in the first line's query id, so that line's query matches no judgment. A run
+score written as a whole number that a double cannot hold exactly (9007199254740993,
+beyond 2**53) is refused here, naming its line (the score policy of ragmetrics); trec_eval
+reads it as the nearest double, a tie with 9007199254740992 that it breaks by doc id. A NUL
 byte inside an id is part of the id here; trec_eval's files "may contain no NULL
 characters" (it stops reading at one, and trec_eval 10 aborted, in malloc, on a run with
 one).
