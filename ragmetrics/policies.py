@@ -197,9 +197,17 @@ CONVENTIONS: tuple[Convention, ...] = (
     Convention(
         "order_by", "a run with scores and ranks", "score",
         (Choice("score", "ordered by score, the rank column ignored (trec_eval)"),
-         Choice("rank", "ordered by rank, the score ignored")),
+         Choice("rank", "ordered by rank, the score ignored"),
+         Choice("rank_position", "each doc at list position rank - 1, as msmarco_eval.py "
+                "places it: a rank left out leaves an empty position (no doc), a rank of 0 "
+                "or below counts from the end of a list of 1000 (Python's index), a later "
+                "row takes an earlier one's position")),
         trec_eval="score",
-        details="a RankOrderWarning says when the ranks give another order than the scores",
+        details="a RankOrderWarning says when the ranks give another order than the scores; "
+        "under \"rank_position\" an empty position is a retrieved slot that holds no doc "
+        "(not relevant, not judged: num_ret counts it), ranks must be whole numbers from "
+        "-999 to 1000 (the script stops at any other), and a run without a rank column "
+        "(a dict) is in rank order already",
     ),
     # Rows for the presets (PRESETS below): other tools' rules, off by default.
     Convention(
@@ -446,12 +454,17 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     ),
     Preset(
         "msmarco", "the MS MARCO passage ranking script (msmarco_eval.py, MRR @10)",
-        (("order_by", "rank"), ("ties", "input_order")),
-        "each ranking in the order of its rank column (the score is not read); the mean is "
-        "over every query of the judgments, one missing from the run scoring 0; a doc "
-        "ranked twice within the top 10 is an error, as in the script's checks (it checks "
-        "the whole list); every judged passage is "
-        "relevant in MS MARCO's qrels (grade 1): grades below the level do not count here",
+        (("order_by", "rank_position"), ("ties", "input_order")),
+        "each ranking is the script's list: the passage of rank r at position r - 1 (the "
+        "score is not read), so that a rank left out leaves an empty position, a rank of 0 "
+        "or below counts from the end of the list of 1000 (rank 0 is its last position), "
+        "and a later line takes an earlier one's position; the mean is over every query "
+        "of the judgments, one missing from the run scoring 0; a doc ranked twice within "
+        "the top 10 is an error, as in the script's checks (it checks the whole list, and "
+        "goes on); every judged passage is relevant in MS MARCO's qrels (grade 1): grades "
+        "below the level do not count here; the script fills an empty position with "
+        "passage 0, which a query judging passage 0 relevant finds there: here an empty "
+        "position holds no passage",
         "mrr@10 (MRR @10)",
     ),
     Preset(

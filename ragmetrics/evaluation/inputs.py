@@ -51,6 +51,8 @@ class Columns:
     queries_checked: bool = True
     # A run's name: the run_name (or run_id) of its last row, as trec_eval's runid.
     run_name: str | None = None
+    # The column ``value`` came from ("score", "rank", "relevance"); None for a mapping.
+    value_column: str | None = None
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -195,7 +197,8 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
     name_column = next((c for c in ("run_name", "run_id") if c in frame.columns), None)
     if what == "run" and name_column is not None and len(frame):
         run_name = str(frame[name_column].iloc[-1])
-    return Columns(query, doc, value, q_kind, queries_checked=check_queries, run_name=run_name)
+    return Columns(query, doc, value, q_kind, queries_checked=check_queries, run_name=run_name,
+                   value_column=value_column)
 
 
 def _warn_if_ranks_disagree(query: pd.Series, doc: pd.Series, rank: np.ndarray,
