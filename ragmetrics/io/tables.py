@@ -38,7 +38,7 @@ from .arrow import (
     read_delimited,
 )
 from .checks import MISSING, WHITESPACE, Bad, Column
-from .source import Source, map_or_read, without_compression_suffix
+from .source import Source, read_bytes, without_compression_suffix
 
 __all__ = ["TABLE_FORMATS", "Table", "fast_csv", "fast_jsonl", "parse_csv", "parse_jsonl",
            "parse_parquet", "read_table"]
@@ -206,7 +206,7 @@ def fast_csv(source: Source, delimiter: str, numbers: tuple[str, ...] = ()) -> T
     no line break inside the header, and only quotes that open and close whole fields
     (:func:`_plain_quotes`); anything else is left to :func:`parse_csv`.
     """
-    data = source.buffer  # bytes, or the file mapped into memory: find, not ``in``
+    data = source.data
     if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
         return None
     found = _header(data, delimiter)
@@ -321,7 +321,7 @@ def fast_jsonl(source: Source) -> Table | None:
     import pyarrow as pa
     import pyarrow.json as pj
 
-    data = source.buffer
+    data = source.data
     lines = _object_lines(data)
     if lines is None or not is_utf8(data):
         return None
@@ -453,7 +453,7 @@ def parse_parquet(path, *, fast: bool = False) -> Table:
     except ImportError:
         raise FormatError("reading .parquet files needs pyarrow (pip install pyarrow)",
                           path=name) from None
-    data = map_or_read(path)  # decompressed, if the file is; else maybe mapped
+    data = read_bytes(path)  # decompressed, if the file is
     try:
         table = pq.read_table(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as error:
