@@ -379,7 +379,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="How many queries are scored?",
             description="1 per query; summed, the number of queries",
             cutoff="none", kernel=sets.num_q, reference=ref.num_q, summary="sum",
-            of_the_query=True, upper_bound=_INF, trec_eval=("num_q",),
+            of_the_query=True, article_value=1.0, upper_bound=_INF, trec_eval=("num_q",),
         ),
         MetricInfo(
             name="num_ret", pretty_name="Retrieved",
