@@ -111,6 +111,34 @@ def test_err_by_hand():
     assert row["err(1=0.5,2=1)"] == pytest.approx(0.5 + 0.5 * 1 / 3, abs=1e-15)
 
 
+@pytest.mark.parametrize("chance", ["-0.5", "1.5", "2"])
+def test_err_refuses_a_stopping_chance_outside_0_and_1(chance):
+    # A chance of -0.5 once gave ERR 0.0625 without a word.
+    with pytest.raises(ValueError, match=rf"err\(1={chance}\): the value of grade 1 must lie "
+                                         rf"between 0 and 1 \(grade=chance pairs\), got"):
+        ragmetrics.evaluate({"q": ["a"]}, {"q": {"a": 1}}, [f"err(1={chance})"])
+    with pytest.raises(ValueError, match=r"stopping chance of grade 1 must lie between 0 and 1"):
+        ragmetrics.metrics.reference.err_at_k(["a"], {"a": 1}, chances=((1, float(chance)),))
+
+
+def test_a_negative_gain_takes_ndcg_below_0_and_compare_allows_it():
+    # trec_eval's gain maps may give a grade a negative gain: nDCG falls below 0 (here
+    # the doc of gain -3 first, the doc of gain 1 second: (-3 + 1/log2 3) / 1). The
+    # bounds of the spec say so, and compare's intervals take such values.
+    value = quiet_evaluate({"q": ["b", "a"]}, {"q": {"a": 1, "b": 2}},
+                           ["ndcg(2=-3)"]).per_query.loc["q", "ndcg(2=-3)"]
+    assert value == pytest.approx(-3 + 1 / math.log2(3), abs=1e-15)
+    assert parse_metric("ndcg(2=-3)").bounds == (-math.inf, 1.0)
+    assert parse_metric("ndcg(2=3)").bounds == (0.0, 1.0)
+    runs = {"a": {f"q{i}": ["b", "a"] for i in range(6)},
+            "b": {f"q{i}": ["a", "b"] if i % 2 else ["b", "a"] for i in range(6)}}
+    qrels = {f"q{i}": {"a": 1, "b": 2} for i in range(6)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)
+        result = ragmetrics.compare(runs, qrels, ["ndcg(2=-3)"], n_resamples=200)
+    assert result.summary.loc[("ndcg(2=-3)", "a"), "mean"] == pytest.approx(value, abs=1e-15)
+
+
 def test_err_refuses_a_grade_above_max_grade():
     with pytest.raises(ValueError, match=r"grade of 2 is above max_grade=1"):
         ragmetrics.evaluate({"q": ["a"]}, {"q": {"a": 2}}, ["err(max_grade=1)"])

@@ -967,6 +967,10 @@ def err_at_k(
     if max_grade is None:
         max_grade = max([0.0, *q.grades.values()])
     named = dict(chances)
+    for grade, chance in named.items():
+        if not 0 <= chance <= 1:
+            raise InputValueError(f"err_at_k: the stopping chance of grade {grade:g} must "
+                                  f"lie between 0 and 1, got {chance:g}")
     value, going_on = 0.0, 1.0
     top = q.ranking if k is None else q.ranking[:k]
     for rank, doc in enumerate(top, start=1):

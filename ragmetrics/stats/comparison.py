@@ -574,8 +574,8 @@ def compare(
         [paired_differences(base, values[:, (i + 1) * n_metrics : (i + 2) * n_metrics])
          for i in range(len(pairs))]
     ) if pairs else np.empty((n_queries, 0))
-    low_bound = np.array([spec.info.lower_bound for spec in specs])
-    high_bound = np.array([spec.info.upper_bound for spec in specs])
+    low_bound = np.array([spec.bounds[0] for spec in specs])
+    high_bound = np.array([spec.bounds[1] for spec in specs])
     value_bounds = (np.tile(low_bound, len(names)), np.tile(high_bound, len(names)))
     spread = high_bound - low_bound
     difference_bounds = (np.tile(-spread, len(pairs)), np.tile(spread, len(pairs)))
