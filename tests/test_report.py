@@ -89,9 +89,10 @@ def test_differences_table(comparison):
     assert list(table.columns)[-1] == "verdict"
 
 
-def test_statistics_are_labelled_and_infinities_keep_their_sign():
+def test_statistics_are_labelled_and_a_d_z_without_spread_is_undefined():
     # Every query: precision@10 exactly 0.1 lower (b - a is -0.1 give or take 1e-17): no
-    # spread, so d_z is -inf, printed as such (it used to be "n/a", or -3.5e15).
+    # spread, so d_z = mean / sd is undefined, "n/a" (it was -3.5e15, then -inf), and the
+    # warnings say why.
     qrels, base, new = {}, {}, {}
     for i in range(30):
         q, hits = f"q{i:02d}", (5, 8, 3)[i % 3]
@@ -100,8 +101,9 @@ def test_statistics_are_labelled_and_infinities_keep_their_sign():
     out = compare({"base": base, "new": new}, qrels, ["precision@10", "mrr"],
                   n_resamples=200, confidence=0.9, alpha=0.1, correction="bh")
     text = differences_table(out).loc[("precision@10", "new")]
-    assert text["d_z (paired)"] == "-inf"
+    assert text["d_z (paired)"] == "n/a"
     assert text["verdict"] == "base better"
+    assert any(w.startswith("constant difference: on precision@10 (new)") for w in out.warnings)
     level = f"{out.difference_confidence * 100:g}%"
     assert f"difference [{level} CI, FCR-adjusted]" in differences_table(out).columns
     card = convention_card(out)
@@ -109,6 +111,7 @@ def test_statistics_are_labelled_and_infinities_keep_their_sign():
     assert card["significance level"].startswith("alpha = 0.1,")
     assert card["difference intervals"].startswith(f"{level} each (Benjamini-Yekutieli")
     assert "not Cohen's d" in card["effect size"]
+    assert "n/a where every query differs by the same non-zero amount" in card["effect size"]
     assert "undecided" in card["Monte Carlo error"]
     assert "alpha=0.1" in to_text(out)
     exact = compare({"base": base, "new": new}, {q: qrels[q] for q in list(qrels)[:8]},
@@ -169,7 +172,14 @@ def test_text_report(comparison):
     assert "new <b>|x vs old (baseline)" in text
     assert summary_table(comparison).loc["mrr", "old"] in text
     assert "Conventions: relevance_level=1, gain=linear, ties=trec_eval" in text
-    assert "Warnings" not in text  # 30 queries, four families: nothing to warn about
+    # 30 queries, four families; only "old", the same on every query (rank 2), has no
+    # spread, and the report says so (once: no other warning).
+    warnings = text[text.index("Warnings:"):].split("\n\n")[0].splitlines()[1:]
+    assert warnings == [
+        ("  - no spread: every query has the same value on recall@1 (old), precision@1 (old), "
+         "mrr (old), ndcg@2 (old), so their intervals have no width (resampling these queries "
+         "cannot move the mean) and say nothing about queries unlike these"),
+    ]
 
 
 def test_markdown_report(comparison):
