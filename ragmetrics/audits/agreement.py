@@ -224,6 +224,7 @@ class JudgmentAgreement:
     ----------
     n_both : int
         Pairs (query, doc) judged by both sets: the pairs the coefficients are about.
+        With none, ``agreement`` and the three coefficients are NaN.
     only_a, only_b : int
         Pairs judged by one set only.
     relevance_level : float
@@ -231,11 +232,12 @@ class JudgmentAgreement:
     agreement : float
         The share of pairs both judged with the same binary label (relevant or not).
     kappa : float
-        Cohen's kappa of the binary labels.
+        Cohen's kappa of the binary labels; NaN when every pair both judged carries one
+        and the same label (:func:`cohen_kappa`).
     weighted_kappa : float
-        Cohen's weighted kappa of the grades (``weights``).
+        Cohen's weighted kappa of the grades (``weights``); NaN on one grade throughout.
     alpha : float
-        Krippendorff's alpha of the grades (``alpha_level``).
+        Krippendorff's alpha of the grades (``alpha_level``); NaN on one grade throughout.
     weights, alpha_level : str
     confusion : pandas.DataFrame
         Counts of pairs by grade in A (rows) and grade in B (columns).
