@@ -78,6 +78,27 @@ def test_kappa_by_hand():
     assert cohen_kappa(a, b) == pytest.approx(0.6)
 
 
+def test_kappa_takes_any_labels_and_names_a_missing_one():
+    # Text, booleans, numbers, Series (by position): labels, compared by equality.
+    assert cohen_kappa(["yes", "yes", "no"], ["yes", "no", "no"]) == pytest.approx(0.4)
+    assert cohen_kappa(pd.Series([True, False, True], index=[9, 8, 7]),
+                       np.array([1.0, 0.0, 0.0])) == pytest.approx(0.4)
+    assert cohen_kappa([1, "1"], [1, "1"]) == 1.0  # 1 and "1" are two labels
+    assert math.isnan(cohen_kappa(["no"] * 5, ["no"] * 5))  # 0 / 0: undefined
+    for bad, shown in ((None, "None"), (math.nan, "nan"), (-math.inf, "-inf")):
+        with pytest.raises(InputValueError,
+                           match=rf"^b\[1\] is {shown}: every label must be given"):
+            cohen_kappa(["x", "y"], ["x", bad])
+    with pytest.raises(InputValueError, match=r"^a\[2\] is nan"):
+        cohen_kappa(np.array([1.0, 0.0, np.nan]), [1, 0, 0])
+    with pytest.raises(InputTypeError, match=r"^a\[1\] is \[2\]: a label must be hashable"):
+        cohen_kappa([1, [2]], [1, 2])
+    with pytest.raises(InputValueError, match=r"a must be a 1-D sequence .* shape \(2, 2\)"):
+        cohen_kappa(np.zeros((2, 2)), [0, 0])
+    with pytest.raises(InputValueError, match="a has 3 labels, b has 2"):
+        cohen_kappa([1, 0, 1], [1, 0])
+
+
 @pytest.fixture(scope="module")
 def perturbed(support_demo):
     """The support demo's golden set (A) and a second set (B): a third of the grades moved
