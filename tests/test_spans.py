@@ -263,11 +263,11 @@ def test_token_unit_with_the_default_tokenizer():
     assert got["precision"] == approx(3 / 5)
     chars = row(span_metrics({"q": ["first"]}, chunks, evidence, documents=documents), "q")
     assert chars["precision"] == approx(7 / 20)
-    # "5 days" without its full stop: "days." is one word of 2 tokens over 5 characters,
-    # so 4 of its characters hold 1.6 tokens.
+    # "5 days" without its full stop: the word "days." is the tokens "days" (starting on
+    # its "d") and "." (on the "."), so the span holds 2 tokens, a whole number.
     cut = span_metrics({"q": ["first"]}, chunks, {"q": [("d", 13, 19)]}, unit="token",
                        documents=documents)
-    assert cut.loc["q", "precision"] == approx(2.6 / 5)
+    assert cut.loc["q", "precision"] == 2 / 5
     # Budgets in tokens: "first" is 5 tokens, "second" 3.
     got = span_metrics({"q": ["second", "first"]}, chunks, evidence, unit="token",
                        documents=documents, budget=7)
@@ -277,13 +277,33 @@ def test_token_unit_with_the_default_tokenizer():
     assert got.loc["q", "recall"] == approx(1.0)
 
 
-def test_token_unit_spreads_a_word_over_its_characters():
-    # One 16-letter word is 2 pieces; half of it is 1 token.
+def test_token_unit_places_each_token_where_it_starts():
+    # One 16-letter word is 2 pieces, "incompre" and "hensible": its first half holds 1.
     documents = {"d": "incomprehensible"}
-    chunks = [{"chunk_id": "half", "doc_id": "d", "start": 0, "end": 8}]
+    chunks = [{"chunk_id": "half", "doc_id": "d", "start": 0, "end": 8},
+              {"chunk_id": "late", "doc_id": "d", "start": 1, "end": 9}]
     evidence = {"q": [("d", 0, 16)]}
     got = span_metrics({"q": ["half"]}, chunks, evidence, unit="token", documents=documents)
-    assert got.loc["q", "recall"] == approx(0.5)
+    assert got.loc["q", "recall"] == 0.5
+    # [1, 9) holds the start of "hensible" (8), not that of "incompre" (0).
+    got = span_metrics({"q": ["late"]}, chunks, {"q": [("d", 0, 8)]}, unit="token",
+                       documents=documents)
+    assert got.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.5]
+
+
+def test_tokens_that_are_not_text_are_spread_evenly_over_their_word():
+    # A tokenizer of ids (as tiktoken's encode): 3 tokens for a 7-letter word start on its
+    # characters 0, 2 and 4 (floor(j * 7 / 3)); "abcdefg"[2:5] holds two of them.
+    documents = {"d": "abcdefg hij"}
+    chunks = [{"chunk_id": "c", "doc_id": "d", "start": 2, "end": 5}]
+    evidence = {"q": [("d", 0, 11)]}
+
+    def ids(word):
+        return [7, 8, 9] if len(word) == 7 else [1]
+
+    got = span_metrics({"q": ["c"]}, chunks, evidence, unit="token", tokenizer=ids,
+                       documents=documents).loc["q"]
+    assert (got["recall"], got["precision"]) == (2 / 4, 1.0)
 
 
 def test_any_callable_tokenizer():
