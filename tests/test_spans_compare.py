@@ -391,6 +391,51 @@ def test_the_command_on_squad_with_a_stricter_rule(capsys):
     assert "bm25_window512.tsv vs bm25_paragraph.tsv (baseline)" in out
 
 
+SQUAD_TOKENS = ["--evidence", DATA / "squad2_dev" / "evidence" / "answers.csv", "--documents",
+                DATA / "squad2_dev" / "documents.jsonl", "--unit", "token",
+                *(part for name in ("window128", "window256") for part in (
+                    "--chunks", DATA / "squad2_dev" / "chunkings" / f"{name}.csv",
+                    DATA / "squad2_dev" / "runs" / f"bm25_{name}.tsv")),
+                "--metrics", "span_recall@5,span_iou@5", "--resamples", "200"]
+
+
+def test_the_command_compares_token_metrics_on_squad(capsys):
+    # Issue 23, item 3: recall@5 in tokens was 1.0000000000120628 on 83 questions of
+    # window128, and the command exited 2, blaming the input for that rounding.
+    status, out, err = cli(capsys, *SQUAD_TOKENS)
+    assert status == 0, err
+    assert "706 queries, 2 systems" in out
+
+
+def test_a_computed_value_outside_its_bounds_is_a_bug_not_bad_input(capsys, monkeypatch):
+    # Should ragmetrics' own arithmetic ever pass a bound again, compare says it is a bug
+    # (exit 1), naming the metric, the system, the query and the value.
+    from ragmetrics.spans.metrics import SpanScorer
+
+    scores = SpanScorer.scores
+
+    def drifting(self, k=None, budget=None):
+        values = scores(self, k, budget)
+        values["recall"] = np.where(values["recall"] == 1.0, 1.0 + 2**-40, values["recall"])
+        return values
+
+    monkeypatch.setattr(SpanScorer, "scores", drifting)
+    squad = load_span_dataset("squad2_dev")
+    with pytest.raises(ArithmeticError) as caught:
+        compare({"w128": squad.runs["window128"]}, evidence=squad.evidence["answers"],
+                documents=squad.documents, chunks=squad.chunkings["window128"],
+                metrics=["span_recall@5"], n_resamples=100)
+    assert not isinstance(caught.value, ragmetrics.InputError)
+    assert re.fullmatch(
+        r"span_recall@5 of system 'w128' is 1\.0000000000009095 for query '[0-9a-f]{24}', "
+        r"outside its bounds \[0, 1\]: a bug in ragmetrics' own arithmetic, not in the "
+        r"input; please report it", str(caught.value)), caught.value
+    status, out, err = cli(capsys, *SQUAD_TOKENS)
+    assert (status, out) == (1, "")
+    assert err.startswith("ragmetrics: error: internal error (a bug in ragmetrics, not in your "
+                          "input): ArithmeticError: span_recall@5 of system ")
+
+
 def test_a_single_chunking_serves_positional_runs(capsys):
     demo = DATA / "support_demo"
     status, out, err = cli(capsys, demo / "runs" / "bm25_window128.tsv", "--evidence",
