@@ -582,6 +582,78 @@ def test_type_errors_name_the_value():
         span_metrics(RUN, CHUNKS, EVIDENCE, budget=0)
 
 
+NOT_EXACT = (r"is not exactly a float64, in which grades are compared \(it would be {}; whole "
+             r"numbers are exact up to 2\*\*53 = 9007199254740992\)")
+HUGE_GRADES = [
+    (2**63 - 1, "relevance 9223372036854775807 " + NOT_EXACT.format(2**63)),
+    (2**53 + 1, "relevance 9007199254740993 " + NOT_EXACT.format(2**53)),
+    ("9223372036854775807", "relevance 9223372036854775807 " + NOT_EXACT.format(2**63)),
+    (1e19, "relevance 10000000000000000000 does not fit a 64-bit integer"),
+    (-1e19, "relevance -10000000000000000000 does not fit a 64-bit integer"),
+    (1e300, r"relevance 100000000000000005250476025520442024870446858110815915491\.\.\. "
+            + "does not fit a 64-bit integer"),
+    (10**30, "relevance 1000000000000000000000000000000 does not fit a 64-bit integer"),
+    (np.uint64(2**64 - 1), "relevance 18446744073709551615 does not fit a 64-bit integer"),
+    (10**400, f"relevance 1{'0' * 56}\\.\\.\\. is too large for a float"),
+    ("nan", "relevance must be a finite number, got nan"),
+]
+
+
+@pytest.mark.parametrize(("grade", "message"), HUGE_GRADES)
+def test_grades_that_do_not_fit_are_refused_naming_the_row(grade, message):
+    # Issue 23, item 6: chunk_qrels cast float64 grades to int64, so 2**63 - 1, 1e19 and
+    # 1e300 all became -9223372036854775808 ("judged below 0"); 2**53 + 1 became 2**53.
+    evidence = [{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45, "relevance": 1},
+                {"query_id": "q2", "doc_id": "d1", "start": 0, "end": 5, "relevance": grade}]
+    for call in (lambda: chunk_qrels(CHUNKS, evidence),
+                 lambda: document_qrels(evidence),
+                 lambda: span_metrics(RUN, CHUNKS, evidence),
+                 lambda: ragmetrics.SpanJudgments(evidence)):
+        with pytest.raises(InputValueError, match=r"^evidence row 1 \(query_id 'q2'\): "
+                                                  + message + "$"):
+            call()
+    if grade != "nan":
+        with pytest.raises(InputValueError, match=r"^evidence row 0 \(query_id 'q2'\): "
+                                                  + message + "$"):
+            chunk_qrels(CHUNKS, {"q2": [("d1", 0, 5, grade)]})
+
+
+def test_a_nan_grade_in_a_span_is_refused_not_taken_for_an_empty_cell():
+    with pytest.raises(InputValueError, match=r"^evidence\['q2'\]: the span \('d1', 0, 5, nan\) "
+                                              r"has relevance nan, not a grade; give \(doc_id, "
+                                              r"start, end\) for a span of grade 1$"):
+        chunk_qrels(CHUNKS, {"q2": [("d1", 0, 5, math.nan)]})
+
+
+def test_grades_that_fit_are_kept_exactly():
+    evidence = {"q1": [("d1", 35, 45, 2**53)], "q2": [("d1", 0, 5, -(2**60))],
+                "q3": [("d1", 0, 5, 1e18)], "q4": [("d1", 0, 5, " 3 ")]}
+    qrels = chunk_qrels(CHUNKS, evidence)
+    assert qrels["relevance"].dtype == np.int64
+    assert qrels.groupby("query_id")["relevance"].first().to_dict() == {
+        "q1": 2**53, "q2": -(2**60), "q3": 10**18, "q4": 3}
+    assert document_qrels(evidence)["relevance"].tolist() == [2**53, -(2**60), 10**18, 3]
+    halves = chunk_qrels(CHUNKS, {"q1": [("d1", 35, 45, 0.5)]})
+    assert halves["relevance"].tolist() == [0.5, 0.5]
+
+
+def test_grades_in_files_name_the_line(tmp_path):
+    csv = tmp_path / "evidence.csv"
+    csv.write_text("query_id,doc_id,start,end,relevance\nq1,d1,35,45,2\n"
+                   "q2,d1,0,5,9223372036854775807\n")
+    with pytest.raises(FormatError, match=r"evidence\.csv, line 3: query_id 'q2': relevance "
+                                          r"9223372036854775807 is not exactly a float64"):
+        chunk_qrels(CHUNKS, csv)
+    jsonl = tmp_path / "evidence.jsonl"
+    jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'
+                     '{"query_id": "q2", "doc_id": "d1", "start": 0, "end": 5, '
+                     '"relevance": 1e300}\n')
+    with pytest.raises(FormatError, match=r"evidence\.jsonl, line 2: query_id 'q2': relevance "
+                                          r"100000000000000005250476025520442024870446858110815915491"
+                                          r"\.\.\. does not fit a 64-bit integer"):
+        document_qrels(jsonl)
+
+
 def test_run_retrieving_unknown_chunks_is_an_error():
     with pytest.raises(InputValueError, match=r"retrieves 2 ids that are not chunks.*'zz' "
                                               r"\(query 'q1'\)"):

@@ -43,7 +43,10 @@ ragmetrics.errors.InputValueError: chunks row 0 (chunk_id 'c1'): end 40 is past 
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -51,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import FormatError, InputTypeError, InputValueError
+from ..io.checks import _DECIMAL, _INTEGER, _integer_problem, _number_problem
 from .intervals import Line
 from .locate import NormalizedText, normalize_whitespace
 from .readers import read_table
@@ -67,6 +71,7 @@ __all__ = [
     "lay_out",
     "locate_chunks",
     "locate_evidence",
+    "whole_grades",
 ]
 
 # How many offending rows an error lists before "... and N more".
@@ -219,22 +224,68 @@ def _integers(series: pd.Series, column: str, source: Source,
     return out
 
 
+_WHOLE_TEXT = re.compile(_INTEGER)
+_NUMBER_TEXT = re.compile(_DECIMAL)
+
+
+def _grade_problem(value) -> tuple[str | None, type]:
+    """What is wrong with one relevance cell (and the error's kind), or ``(None, ...)``.
+
+    A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
+    number it writes). A whole grade must also fit a 64-bit integer, as a qrels file's
+    must (:mod:`ragmetrics.io.checks` words both rules), and be held exactly by the
+    float64 that grades are compared in (every whole number up to ``2**53`` is): a grade
+    of ``2**63 - 1`` is refused, not judged as ``-2**63`` (a cast to int64) or ``2**63``
+    (its float64).
+    """
+    problem = _number_problem(value, "relevance")
+    if problem is not None:
+        a_number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+        return problem, InputValueError if a_number else InputTypeError
+    whole = isinstance(value, numbers.Integral) or float(value).is_integer()
+    if whole:
+        problem = _integer_problem(value, "relevance")
+        if problem is None and int(float(value)) != int(value):
+            problem = (f"relevance {int(value)} is not exactly a float64, in which grades are "
+                       f"compared (it would be {int(float(value))}; whole numbers are exact "
+                       "up to 2**53 = 9007199254740992)")
+    return problem, InputValueError
+
+
 def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarray:
+    """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked."""
     out = np.ones(len(values), dtype=np.float64)
     for row in np.flatnonzero(needed):
         value = values[row]
-        if isinstance(value, (bool, np.bool_)):
-            raise source.error(int(row), f"relevance must be a number, got {value!r}",
-                               kind=InputTypeError)
-        try:
-            grade = float(value.strip()) if isinstance(value, str) else float(value)
-        except (TypeError, ValueError):
-            raise source.error(int(row), f"relevance must be a number, got {value!r}",
-                               kind=InputTypeError) from None
-        if not np.isfinite(grade):
-            raise source.error(int(row), f"relevance must be a finite number, got {value!r}")
-        out[row] = grade
+        if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
+            text = value.strip()
+            if _WHOLE_TEXT.fullmatch(text):
+                value = int(text)  # exactly the number written, however long
+            elif _NUMBER_TEXT.fullmatch(text) or text.lstrip("+-").lower() in (
+                    "nan", "inf", "infinity"):
+                value = float(text)  # not finite: refused below, naming it
+            else:
+                raise source.error(int(row), f"relevance must be a number, got {value!r}",
+                                   kind=InputTypeError)
+        problem, kind = _grade_problem(value)
+        if problem is not None:
+            raise source.error(int(row), problem, kind=kind)
+        out[row] = float(value)
     return out
+
+
+def whole_grades(grade: np.ndarray) -> np.ndarray:
+    """Grades as int64 when every one is a whole number that fits, else the float64 given.
+
+    Checked grades always fit (:func:`as_evidence` refuses the rest); the test is kept
+    here so that no cast can ever turn a grade of ``1e19`` into ``-2**63``.
+
+    >>> whole_grades(np.array([2.0, 0.0])).tolist(), whole_grades(np.array([1e19])).tolist()
+    ([2, 0], [1e+19])
+    """
+    fits = np.isfinite(grade) & (grade == np.round(grade)) & (grade >= -(2.0**63)) & (
+        grade < 2.0**63)
+    return grade.astype(np.int64) if fits.all() else grade
 
 
 def check_same_kind(kinds: Iterable[tuple[str, str | None]], column: str) -> str | None:
@@ -548,6 +599,10 @@ def _evidence_records(evidence: Mapping) -> list[dict]:
                 record = {"query_id": query, "doc_id": span[0], "start": span[1],
                           "end": span[2]}
                 if len(span) == 4:
+                    if isinstance(span[3], float) and math.isnan(span[3]):
+                        raise InputValueError(
+                            f"evidence[{query!r}]: the span {span!r} has relevance nan, not a "
+                            "grade; give (doc_id, start, end) for a span of grade 1")
                     record["relevance"] = span[3]
                 records.append(record)
             else:
