@@ -654,6 +654,102 @@ def test_grades_in_files_name_the_line(tmp_path):
         document_qrels(jsonl)
 
 
+FITS = "{column} {value} does not fit a 64-bit integer"
+OFFSETS = [  # (value, error, message): every entry point, Python objects and files alike
+    (10**30, InputValueError, FITS.format(column="{column}", value=10**30)),
+    (2**63, InputValueError, FITS.format(column="{column}", value=2**63)),
+    (-(2**63) - 1, InputValueError, FITS.format(column="{column}", value=-(2**63) - 1)),
+    (1e30, InputValueError, FITS.format(column="{column}", value=int(1e30))),
+    (2**63 - 1, InputValueError, (r"end 9223372036854775807 is past 2\*\*62, further than any "
+                                  "text: positions are 64-bit integers")),
+    (1.5, InputValueError, "{column} must be an integer character offset, got 1.5"),
+    (True, InputTypeError, "{column} must be an integer character offset, got True"),
+    ("²", InputValueError, "{column} must be an integer character offset, got '²'"),
+    ("٣", InputValueError, "{column} must be an integer character offset, got '٣'"),
+]
+
+
+@pytest.mark.parametrize(("value", "error", "message"), OFFSETS)
+@pytest.mark.parametrize("column", ["start", "end"])
+def test_offsets_that_do_not_fit_are_input_errors_naming_the_row(value, error, message,
+                                                                  column):
+    # Issue 23, item 11: an offset of 10**30 raised a bare OverflowError, 2**63 was read
+    # as -2**63 ("start -9223372036854775808 is negative"), "²" a bare ValueError and "٣"
+    # was taken for 3.
+    span = {"start": 0, "end": 5, column: value}
+    chunks = [{"chunk_id": "a", "doc_id": "d1", "start": 0, "end": 40},
+              {"chunk_id": "z", "doc_id": "d1", **span}]
+    evidence = [{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45},
+                {"query_id": "q2", "doc_id": "d1", **span}]
+    text = message.format(column=column)
+    if column == "start" and value == 2**63 - 1:  # fits, but starts after the end
+        text = r"start 9223372036854775807 >= end 5"
+    for call, where in [
+            (lambda: span_metrics(RUN, chunks, EVIDENCE), r"chunks row 1 \(chunk_id 'z'\)"),
+            (lambda: chunk_qrels(CHUNKS, evidence), r"evidence row 1 \(query_id 'q2'\)"),
+            (lambda: span_metrics(RUN, CHUNKS, evidence, documents=DOCUMENTS),
+             r"evidence row 1 \(query_id 'q2'\)"),
+            (lambda: document_qrels({"q2": [("d1", span["start"], span["end"])]}),
+             r"evidence row 0 \(query_id 'q2'\)"),
+            (lambda: ragmetrics.SpanJudgments(evidence), r"evidence row 1 \(query_id 'q2'\)"),
+            (lambda: locate_chunks(pd.DataFrame(chunks), DOCUMENTS),
+             r"chunks row 1 \(chunk_id 'z'\)")]:
+        with pytest.raises(error, match=f"^{where}: {text}"):
+            call()
+
+
+def test_offsets_in_files_that_do_not_fit_name_the_line(tmp_path):
+    csv = tmp_path / "chunks.csv"
+    csv.write_text("chunk_id,doc_id,start,end\na,d1,0,40\nb,d1,0,99999999999999999999\n")
+    with pytest.raises(FormatError, match=r"chunks\.csv, line 3: chunk_id 'b': end "
+                                          r"99999999999999999999 does not fit a 64-bit integer$"):
+        span_metrics(RUN, csv, EVIDENCE)
+    jsonl = tmp_path / "evidence.jsonl"
+    jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'
+                     '{"query_id": "q2", "doc_id": "d1", "start": 1e30, "end": 5}\n')
+    with pytest.raises(FormatError, match=r"evidence\.jsonl, line 2: query_id 'q2': start "
+                                          r"1000000000000000019884624838656 does not fit"):
+        chunk_qrels(CHUNKS, jsonl)
+
+
+def test_offsets_of_an_unsigned_column_are_not_wrapped_around():
+    chunks = pd.DataFrame({"chunk_id": ["a", "b"], "doc_id": ["d1", "d1"],
+                           "start": np.array([0, 2**63], dtype=np.uint64),
+                           "end": np.array([5, 2**63 + 5], dtype=np.uint64)})
+    with pytest.raises(InputValueError, match=r"^chunks row 1 \(chunk_id 'b'\): start "
+                                              r"9223372036854775808 does not fit a 64-bit "
+                                              r"integer$"):
+        span_metrics(RUN, chunks, EVIDENCE)
+    fine = chunks.iloc[:1]
+    assert span_metrics({"q1": ["a"]}, fine, {"q1": [("d1", 0, 5)]}).loc["q1", "recall"] == 1
+
+
+def test_offsets_written_as_integer_text_are_read_exactly():
+    chunks = [{"chunk_id": "a", "doc_id": "d1", "start": " 30", "end": "+70"},
+              {"chunk_id": "b", "doc_id": "d1", "start": 70.0, "end": np.int8(100)}]
+    assert locate_chunks(chunks, DOCUMENTS).values.tolist() == [["a", "d1", 30, 70],
+                                                                 ["b", "d1", 70, 100]]
+
+
+def test_documents_too_long_for_64_bit_positions_are_refused():
+    # Two documents, each reaching 2**61 (the furthest end a chunk gives it): together
+    # past what a 64-bit position can hold, refused rather than wrapped around.
+    chunks = [{"chunk_id": "a", "doc_id": "d1", "start": 0, "end": 2**61},
+              {"chunk_id": "b", "doc_id": "d2", "start": 0, "end": 2**61}]
+    with pytest.raises(InputValueError, match=r"^the documents would take 4611686018427387906 "
+                                              r"positions \(the longest, 'd1', "
+                                              r"2305843009213693952 characters"):
+        span_metrics({"q1": ["a"]}, chunks, {"q1": [("d1", 0, 5)]})
+
+
+def test_a_huge_budget_is_no_limit_and_a_budget_past_floats_is_refused():
+    assert span_metrics(RUN, CHUNKS, EVIDENCE, budget=10**30).equals(
+        span_metrics(RUN, CHUNKS, EVIDENCE))
+    with pytest.raises(InputValueError, match=r"^budget is too large for a float: an integer "
+                                              r"of 401 digits$"):
+        span_metrics(RUN, CHUNKS, EVIDENCE, budget=10**400)
+
+
 def test_run_retrieving_unknown_chunks_is_an_error():
     with pytest.raises(InputValueError, match=r"retrieves 2 ids that are not chunks.*'zz' "
                                               r"\(query 'q1'\)"):

@@ -43,6 +43,7 @@ import pandas as pd
 from ..errors import InputValueError
 
 __all__ = [
+    "MAX_POSITION",
     "Line",
     "Measure",
     "covered_before",
@@ -51,6 +52,11 @@ __all__ = [
     "total_by",
     "union",
 ]
+
+
+#: Positions on the line (query stretches included) stay below this: sums of two of
+#: them, and a stride times a query code, still fit 64-bit integers.
+MAX_POSITION = 2**62
 
 
 @dataclass(frozen=True)
@@ -69,8 +75,20 @@ class Line:
 
     @classmethod
     def build(cls, ids, lengths) -> Line:
-        """Lay out documents ``ids`` of the given ``lengths`` (characters)."""
+        """Lay out documents ``ids`` of the given ``lengths`` (characters).
+
+        Refuses documents whose positions would not fit 64-bit integers (a length of
+        ``2**63 - 1``, the furthest end a chunk gives a document without its text),
+        rather than letting the positions wrap around.
+        """
         lengths = np.asarray(lengths, dtype=np.int64)
+        if len(lengths) and lengths.sum(dtype=np.float64) + len(lengths) >= MAX_POSITION:
+            longest = int(np.argmax(lengths))
+            raise InputValueError(
+                f"the documents would take {sum(map(int, lengths)) + len(lengths)} positions "
+                f"(the longest, {ids[longest]!r}, {int(lengths[longest])} characters: its "
+                "text, or the furthest end a chunk or span gives it); positions past 2**62 "
+                "do not fit 64-bit integers")
         base = np.cumsum(lengths + 1) - (lengths + 1)  # one empty position after each
         size = int(base[-1] + lengths[-1] + 1) if len(lengths) else 1
         return cls(pd.Index(ids, dtype=object), base, lengths, size, size + 1)
@@ -81,7 +99,7 @@ class Line:
 
     def check_room(self, n_queries: int) -> None:
         """Refuse query stretches whose positions would overflow 64-bit integers."""
-        if n_queries * self.stride >= 2**62:
+        if n_queries * self.stride >= MAX_POSITION:
             raise InputValueError(
                 f"{n_queries} queries over {self.size} characters of documents do not fit "
                 "in 64-bit positions; evaluate the queries in smaller batches"

@@ -19,6 +19,7 @@ ever built.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
@@ -63,9 +64,14 @@ def _check_budget(budget):
         return None
     if isinstance(budget, bool) or not isinstance(budget, numbers.Real):
         raise InputTypeError(f"budget must be a positive number of units, got {budget!r}")
-    if not budget > 0 or not np.isfinite(budget):
+    try:
+        value = float(budget)
+    except OverflowError:  # an int of hundreds of digits
+        raise InputValueError(f"budget is too large for a float: an integer of "
+                              f"{len(str(abs(int(budget))))} digits") from None
+    if not value > 0 or not math.isfinite(value):
         raise InputValueError(f"budget must be a positive number of units, got {budget!r}")
-    return float(budget)
+    return value
 
 
 class SpanScorer:

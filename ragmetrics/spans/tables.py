@@ -55,7 +55,7 @@ import pandas as pd
 
 from ..errors import FormatError, InputTypeError, InputValueError
 from ..io.checks import _DECIMAL, _INTEGER, _integer_problem, _number_problem
-from .intervals import Line
+from .intervals import MAX_POSITION, Line
 from .locate import NormalizedText, normalize_whitespace
 from .readers import read_table
 
@@ -76,6 +76,9 @@ __all__ = [
 
 # How many offending rows an error lists before "... and N more".
 _LISTED = 5
+# Numbers written as text (a CSV or TSV cell), as ragmetrics.io reads them.
+_WHOLE_TEXT = re.compile(_INTEGER)
+_NUMBER_TEXT = re.compile(_DECIMAL)
 
 
 class Source:
@@ -189,29 +192,37 @@ def _ids(values: np.ndarray, column: str, source: Source, *,
 
 def _integers(series: pd.Series, column: str, source: Source,
               missing_ok: np.ndarray | None = None) -> np.ndarray:
-    """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1."""
+    """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1.
+
+    An offset is an integer (a whole float such as ``5.0``, as a column with a missing
+    cell holds it, or text of ASCII digits such as a CSV cell ``"5"``) that fits a 64-bit
+    integer; anything else is refused naming the row and the value, never wrapped
+    around (``2**63`` read as ``-2**63``) nor left to raise a bare ``OverflowError``.
+    """
     if pd.api.types.is_integer_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
             series.dtype) and not series.hasnans:
-        return series.to_numpy(dtype=np.int64)
+        values = series.to_numpy()
+        if values.dtype.kind == "u" and len(values) and values.max() > np.iinfo(np.int64).max:
+            row = int(np.argmax(values > np.iinfo(np.int64).max))
+            raise source.error(row, _integer_problem(int(values[row]), column))
+        return values.astype(np.int64)
     values = series.to_numpy(dtype=object)
     missing = _missing(values)
     allowed = np.zeros(len(values), bool) if missing_ok is None else missing_ok
     out = np.full(len(values), -1, dtype=np.int64)
     for row in np.flatnonzero(missing & ~allowed):
         raise source.error(int(row), f"missing {column}")
-    rows = np.flatnonzero(~missing)
-    for row in rows:
+    for row in np.flatnonzero(~missing):
         value = values[row]
         if isinstance(value, (bool, np.bool_)):
             raise source.error(int(row), f"{column} must be an integer character offset, "
                                f"got {value!r}", kind=InputTypeError)
-        if isinstance(value, (int, np.integer)):
-            out[row] = int(value)
-            continue
         number = None
-        if isinstance(value, str):
+        if isinstance(value, (int, np.integer)):
+            number = int(value)
+        elif isinstance(value, str):
             text = value.strip()
-            if text.lstrip("+-").isdigit():
+            if _WHOLE_TEXT.fullmatch(text):  # ASCII digits only: not "²" nor "٣"
                 number = int(text)
         elif isinstance(value, (float, np.floating)) and float(value).is_integer():
             number = int(value)
@@ -220,12 +231,13 @@ def _integers(series: pd.Series, column: str, source: Source,
                                f"got {value!r}",
                                kind=InputValueError if isinstance(value, (str, float))
                                else InputTypeError)
+        problem = _integer_problem(number, column)  # "start 10**30 does not fit ..."
+        if problem is not None:
+            raise source.error(int(row), problem)
         out[row] = number
     return out
 
 
-_WHOLE_TEXT = re.compile(_INTEGER)
-_NUMBER_TEXT = re.compile(_DECIMAL)
 
 
 def _grade_problem(value) -> tuple[str | None, type]:
@@ -425,6 +437,9 @@ def _check_offsets(start, end, doc, rows, source: Source, documents: Documents |
     """start >= 0, start < end, and end within the document when documents are known."""
     for row in rows[start[rows] < 0]:
         raise source.error(int(row), f"start {start[row]} is negative")
+    for row in rows[end[rows] >= MAX_POSITION]:
+        raise source.error(int(row), f"end {end[row]} is past 2**62, further than any text: "
+                           "positions are 64-bit integers")
     for row in rows[start[rows] >= end[rows]]:
         raise source.error(int(row), f"start {start[row]} >= end {end[row]}: a {what} "
                            "holds at least one character (end is exclusive)")
