@@ -14,6 +14,7 @@ never retrieves. |E| = 10 + 15 + 10 = 35 characters.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,7 @@ from ragmetrics import (
     threshold_sensitivity,
     word_pieces,
 )
-from ragmetrics.errors import CoverageWarning
+from ragmetrics.errors import BudgetWarning, CoverageWarning
 from ragmetrics.spans import locate_chunks, locate_evidence, parse_span_metric
 
 DOCUMENTS = {"d1": "x" * 100, "d2": "y" * 50}
@@ -124,12 +125,54 @@ def test_budget_cuts_mid_list():
     # a does not fit (80), and c (which would fit: 70) is not taken instead.
     got = row(span_metrics({"q1": ["b", "a", "c"]}, CHUNKS, EVIDENCE, budget=75))
     assert got["recall"] == approx(20 / 35)
-    # Smaller than the first chunk: nothing retrieved, everything 0.
-    nothing = row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=10))
+    # Smaller than the first chunk: nothing retrieved, everything 0, and a warning says so.
+    with pytest.warns(BudgetWarning, match=r"^no chunk fits in the budget of 10 characters "
+                                           r"for 1 of 1 query with evidence: its first-ranked "
+                                           r"chunk alone is longer \(40 characters\), so it "
+                                           r"retrieves nothing within the budget and scores 0$"):
+        nothing = row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=10))
     assert (nothing["recall"], nothing["precision"], nothing["iou"]) == (0.0, 0.0, 0.0)
     # k and budget together: both limits hold.
     assert row(span_metrics(RUN, CHUNKS, EVIDENCE, k=1, budget=1000)) == row(
         span_metrics(RUN, CHUNKS, EVIDENCE, k=1))
+
+
+def test_a_budget_smaller_than_first_chunks_says_how_many_queries_get_nothing():
+    # Issue 23, item 13: 512-word chunks under a 2,000-character budget scored 0.004 without
+    # a word. Here q1 and q2 rank a 40-character chunk first, q3 a 25-character one, q4 has
+    # no evidence (scored by its policy, not counted) and q5 is missing from the run.
+    evidence = {"q1": [("d1", 35, 45)], "q2": [("d1", 0, 5)], "q3": [("d2", 0, 5)], "q4": [],
+                "q5": [("d1", 0, 5)]}
+    run = {"q1": ["b", "x"], "q2": ["a"], "q3": ["x", "a"], "q4": ["c"]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = span_metrics(run, CHUNKS, evidence, budget=30)
+    assert [str(w.message) for w in caught if w.category is BudgetWarning] == [(
+        "no chunk fits in the budget of 30 characters for 2 of 3 queries with evidence: their "
+        "first-ranked chunk alone is longer (the shortest of them 40 characters), so they "
+        "retrieve nothing within the budget and score 0")]
+    assert got["recall"].tolist() == [0.0, 0.0, 1.0, 0.0, 0.0]
+    with warnings.catch_warnings(record=True) as through_evaluate:  # the same through evaluate
+        warnings.simplefilter("always")
+        evaluate(run, ragmetrics.SpanJudgments(evidence), ["span_recall@budget=30"],
+                 chunks=CHUNKS)
+    assert [str(w.message) for w in through_evaluate if w.category is BudgetWarning] == [
+        str(w.message) for w in caught if w.category is BudgetWarning]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        warnings.simplefilter("error", BudgetWarning)  # 40 fits every first chunk: no warning
+        span_metrics(run, CHUNKS, evidence, budget=40)
+    # In tokens, and through evaluate_spans: one warning per budget that leaves a query out.
+    documents = {"d1": "word " * 20, "d2": "word " * 10}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_spans(run, CHUNKS, evidence, ["span_recall@budget=7", "span_iou@budget=7",
+                                               "span_recall@budget=8"],
+                       documents=documents, unit="token")
+    assert [str(w.message) for w in caught if w.category is BudgetWarning] == [(
+        "no chunk fits in the budget of 7 tokens for 2 of 3 queries with evidence: their "
+        "first-ranked chunk alone is longer (the shortest of them 8 tokens), so they retrieve "
+        "nothing within the budget and score 0")]
 
 
 def test_budget_counts_overlaps_in_each_chunk():

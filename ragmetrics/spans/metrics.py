@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ..errors import CoverageWarning, InputTypeError, InputValueError
+from ..errors import BudgetWarning, CoverageWarning, InputTypeError, InputValueError
 from ..policies import EMPTY_POLICIES, MISSING_POLICIES
 from ..validation import check_choice, check_k, check_relevance_level
 from .intervals import (
@@ -152,6 +152,8 @@ class SpanScorer:
         first = np.repeat(starts_of_query, np.diff(np.r_[starts_of_query, len(row_length)]))
         # Length of each query's ranked prefix, this row included.
         self.row_filled = ends - (ends[first] - row_length[first]) if len(ends) else ends
+        # Each query's first-ranked chunk (the rows of a query are in rank order).
+        self.first_row = starts_of_query if len(ends) else np.zeros(0, dtype=np.int64)
         self.order = natural_order(ev.queries)
         self._omega = None
 
@@ -191,6 +193,7 @@ class SpanScorer:
             keep &= self.row_rank < k
         if budget is not None:
             keep &= self.row_filled <= budget  # whole numbers of characters or tokens
+            self._warn_budget(budget)
         query, chunk = self.row_query[keep], self.row_chunk[keep]
         offset = query * np.int64(self.line.stride)
         r_starts, r_ends = union(offset + self.chunk_start[chunk], offset + self.chunk_end[chunk])
@@ -214,6 +217,36 @@ class SpanScorer:
         values = {"recall": recall, "precision": precision, "iou": iou,
                   "precision_omega": self.precision_omega().copy()}
         return self._apply_policies(values)
+
+    def nothing_fits(self, budget: float) -> tuple[int, int, int]:
+        """Queries whose first-ranked chunk alone is longer than ``budget``.
+
+        Returns ``(count, of, shortest)``: how many queries with evidence that retrieve
+        something get nothing within the budget, out of how many such queries, and the
+        length of the shortest of their first chunks (0 when there is none).
+        """
+        query = self.row_query[self.first_row]
+        length = self.row_filled[self.first_row]  # the first row's prefix: its own length
+        counted = ~self.empty[query]  # a query without evidence is scored by its policy
+        over = counted & (length > budget)
+        shortest = int(length[over].min()) if over.any() else 0
+        return int(over.sum()), int(counted.sum()), shortest
+
+    def _warn_budget(self, budget: float) -> None:
+        count, of, shortest = self.nothing_fits(budget)
+        if not count:
+            return
+        units = "characters" if self.unit == "char" else "tokens"
+        if count == 1:
+            which = f"its first-ranked chunk alone is longer ({shortest} {units}), so it"
+            verbs = "retrieves nothing within the budget and scores 0"
+        else:
+            which = (f"their first-ranked chunk alone is longer (the shortest of them "
+                     f"{shortest} {units}), so they")
+            verbs = "retrieve nothing within the budget and score 0"
+        warnings.warn(f"no chunk fits in the budget of {budget:g} {units} for {count} of "
+                      f"{_count(of, 'query', 'queries')} with evidence: {which} {verbs}",
+                      BudgetWarning, stacklevel=3)
 
     def by_name(self, specs) -> dict:
         """``{str(spec): per-query values}`` for :class:`SpanMetricSpec` s; each cut once."""
@@ -330,7 +363,9 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
         Each chunk counts whole, overlaps included (a prompt holding two overlapping
         chunks holds their shared text twice), and the first chunk that does not fit
         ends the prefix: a context is filled in rank order, so a smaller chunk further
-        down is not taken instead. With ``k`` too, both limits hold.
+        down is not taken instead. With ``k`` too, both limits hold. A query whose
+        first-ranked chunk alone is longer than the budget retrieves nothing and scores
+        0; a :class:`~ragmetrics.errors.BudgetWarning` says how many queries that is.
     unit : {"char", "token"}, default "char"
         What a length counts. Tokens come from ``tokenizer`` (any callable
         ``str -> list``; default :func:`ragmetrics.spans.word_pieces`, a
