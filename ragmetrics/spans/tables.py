@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import FormatError, InputTypeError, InputValueError
-from ..io.checks import _DECIMAL, _INTEGER, _integer_problem, _number_problem
+from ..io.checks import Bad, Column, check_integers, check_numbers
 from .intervals import MAX_POSITION, Line
 from .locate import NormalizedText, normalize_whitespace
 from .readers import read_table
@@ -76,9 +76,9 @@ __all__ = [
 
 # How many offending rows an error lists before "... and N more".
 _LISTED = 5
-# Numbers written as text (a CSV or TSV cell), as ragmetrics.io reads them.
-_WHOLE_TEXT = re.compile(_INTEGER)
-_NUMBER_TEXT = re.compile(_DECIMAL)
+# Numbers written as text (a CSV or TSV cell), as ragmetrics.io reads them: ASCII only.
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class Source:
@@ -190,29 +190,41 @@ def _ids(values: np.ndarray, column: str, source: Source, *,
         f"({type(value).__name__})", kind=InputTypeError)
 
 
+def _checked(values: list, rows: np.ndarray, check, column: str, source: Source) -> np.ndarray:
+    """``check`` (:func:`~ragmetrics.io.checks.check_integers` or ``check_numbers``) of
+    ``values`` (those of ``rows``), raising its first problem at its row."""
+    got = check(Column(column, pd.Series(values, dtype=object), typed=True))
+    if isinstance(got, Bad):
+        value = values[got.row]
+        a_number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+        raise source.error(int(rows[got.row]), got.reason,
+                           kind=InputValueError if a_number else InputTypeError)
+    return got
+
+
 def _integers(series: pd.Series, column: str, source: Source,
               missing_ok: np.ndarray | None = None) -> np.ndarray:
     """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1.
 
     An offset is an integer (a whole float such as ``5.0``, as a column with a missing
     cell holds it, or text of ASCII digits such as a CSV cell ``"5"``) that fits a 64-bit
-    integer; anything else is refused naming the row and the value, never wrapped
-    around (``2**63`` read as ``-2**63``) nor left to raise a bare ``OverflowError``.
+    integer (:func:`ragmetrics.io.checks.check_integers`, the file readers' rule and
+    words); anything else is refused naming the row and the value, never wrapped around
+    (``2**63`` read as ``-2**63``) nor left to raise a bare ``OverflowError``.
     """
     if pd.api.types.is_integer_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
             series.dtype) and not series.hasnans:
-        values = series.to_numpy()
-        if values.dtype.kind == "u" and len(values) and values.max() > np.iinfo(np.int64).max:
-            row = int(np.argmax(values > np.iinfo(np.int64).max))
-            raise source.error(row, _integer_problem(int(values[row]), column))
-        return values.astype(np.int64)
+        return _checked(series.tolist(), np.arange(len(series)), check_integers, column,
+                        source) if series.dtype.kind == "u" else series.to_numpy(np.int64)
     values = series.to_numpy(dtype=object)
     missing = _missing(values)
     allowed = np.zeros(len(values), bool) if missing_ok is None else missing_ok
     out = np.full(len(values), -1, dtype=np.int64)
     for row in np.flatnonzero(missing & ~allowed):
         raise source.error(int(row), f"missing {column}")
-    for row in np.flatnonzero(~missing):
+    rows = np.flatnonzero(~missing)
+    whole = []
+    for row in rows:
         value = values[row]
         if isinstance(value, (bool, np.bool_)):
             raise source.error(int(row), f"{column} must be an integer character offset, "
@@ -231,43 +243,24 @@ def _integers(series: pd.Series, column: str, source: Source,
                                f"got {value!r}",
                                kind=InputValueError if isinstance(value, (str, float))
                                else InputTypeError)
-        problem = _integer_problem(number, column)  # "start 10**30 does not fit ..."
-        if problem is not None:
-            raise source.error(int(row), problem)
-        out[row] = number
+        whole.append(number)
+    out[rows] = _checked(whole, rows, check_integers, column, source)  # fits 64 bits
     return out
 
 
-
-
-def _grade_problem(value) -> tuple[str | None, type]:
-    """What is wrong with one relevance cell (and the error's kind), or ``(None, ...)``.
+def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarray:
+    """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked.
 
     A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
-    number it writes). A whole grade must also fit a 64-bit integer, as a qrels file's
-    must (:mod:`ragmetrics.io.checks` words both rules), and be held exactly by the
-    float64 that grades are compared in (every whole number up to ``2**53`` is): a grade
-    of ``2**63 - 1`` is refused, not judged as ``-2**63`` (a cast to int64) or ``2**63``
-    (its float64).
+    number it writes, exactly). A whole grade must also fit a 64-bit integer, as a qrels
+    file's must (:mod:`ragmetrics.io.checks` checks and words both rules), and be held
+    exactly by the float64 that grades are compared in (every whole number up to
+    ``2**53`` is): a grade of ``2**63 - 1`` is refused, not judged as ``-2**63`` (a cast
+    to int64) or ``2**63`` (its float64).
     """
-    problem = _number_problem(value, "relevance")
-    if problem is not None:
-        a_number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-        return problem, InputValueError if a_number else InputTypeError
-    whole = isinstance(value, numbers.Integral) or float(value).is_integer()
-    if whole:
-        problem = _integer_problem(value, "relevance")
-        if problem is None and int(float(value)) != int(value):
-            problem = (f"relevance {int(value)} is not exactly a float64, in which grades are "
-                       f"compared (it would be {int(float(value))}; whole numbers are exact "
-                       "up to 2**53 = 9007199254740992)")
-    return problem, InputValueError
-
-
-def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarray:
-    """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked."""
-    out = np.ones(len(values), dtype=np.float64)
-    for row in np.flatnonzero(needed):
+    rows = np.flatnonzero(needed)
+    given = []
+    for row in rows:
         value = values[row]
         if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
             text = value.strip()
@@ -279,10 +272,17 @@ def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarra
             else:
                 raise source.error(int(row), f"relevance must be a number, got {value!r}",
                                    kind=InputTypeError)
-        problem, kind = _grade_problem(value)
-        if problem is not None:
-            raise source.error(int(row), problem, kind=kind)
-        out[row] = float(value)
+        given.append(value)
+    out = np.ones(len(values), dtype=np.float64)
+    out[rows] = _checked(given, rows, check_numbers, "relevance", source)  # finite numbers
+    whole = np.flatnonzero(out[rows] == np.round(out[rows]))
+    _checked([given[i] for i in whole], rows[whole], check_integers, "relevance", source)
+    for i in whole:
+        if int(out[rows[i]]) != int(given[i]):
+            raise source.error(int(rows[i]), (
+                f"relevance {int(given[i])} is not exactly a float64, in which grades are "
+                f"compared (it would be {int(out[rows[i]])}; whole numbers are exact up to "
+                "2**53 = 9007199254740992)"))
     return out
 
 
