@@ -588,6 +588,7 @@ def compare(
     value_bounds = (np.tile(low_bound, len(names)), np.tile(high_bound, len(names)))
     spread = high_bound - low_bound
     difference_bounds = (np.tile(-spread, len(pairs)), np.tile(spread, len(pairs)))
+    _check_computed_bounds(values, value_bounds, names, metric_names, per_query)
 
     tracker = _Progress(progress, n_resamples)
     value_means, difference_means = _bootstrap(values, differences, n_metrics, n_resamples,
@@ -875,6 +876,29 @@ def _grouped_means(matrix, n_resamples, seed, tracker) -> np.ndarray:
         out[:, cols] = bootstrap_means(matrix[rows][:, cols], n_resamples=n_resamples,
                                        seed=seed, progress=tracker.step())
     return out
+
+
+def _check_computed_bounds(values, bounds, names, metrics, per_query) -> None:
+    """Raise if a per-query value that ragmetrics computed lies outside its metric's bounds.
+
+    The values come from :func:`ragmetrics.evaluate`, never from the user, so a value
+    outside ``[lower_bound, upper_bound]`` (a recall of 1.0000000000000426) is a bug in
+    ragmetrics' own arithmetic: an ``ArithmeticError`` (the command line's exit status 1,
+    "internal error"), not an :class:`~ragmetrics.errors.InputError` blaming the input,
+    as :func:`~ragmetrics.stats.bootstrap_interval` would for values it is given.
+    """
+    finite = np.isfinite(values)
+    outside = finite & ((values < bounds[0]) | (values > bounds[1]))
+    if not outside.any():
+        return
+    row, column = (int(i[0]) for i in np.nonzero(outside))
+    system, metric = names[column // len(metrics)], metrics[column % len(metrics)]
+    query = per_query[system].index[row]
+    raise ArithmeticError(
+        f"{metric} of system {system!r} is {float(values[row, column])!r} for query "
+        f"{query!r}, outside its bounds [{float(bounds[0][column]):g}, "
+        f"{float(bounds[1][column]):g}]: a bug in ragmetrics' own arithmetic, not in the "
+        "input; please report it")
 
 
 def _summary(names, metrics, values, means, confidence, bounds) -> pd.DataFrame:
