@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import (
+    BudgetWarning,
     CoverageWarning,
     EmptyRelevantWarning,
     FormatError,
@@ -759,7 +760,7 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list, *, chunks=None) 
             if str(warning.message) not in notes:  # the judgments': the same for every run
                 notes.append(str(warning.message))
         elif issubclass(warning.category, (RankOrderWarning, NoRelevantRetrievedWarning,
-                                           NoRelevantChunkWarning)):
+                                           NoRelevantChunkWarning, BudgetWarning)):
             notes.append(f"{name}: {warning.message}")
         elif not issubclass(warning.category, CoverageWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
