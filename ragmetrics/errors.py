@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 __all__ = [
+    "BudgetWarning",
     "CoverageWarning",
     "EmptyRelevantWarning",
     "FormatError",
@@ -140,4 +141,15 @@ class NoRelevantChunkWarning(RagmetricsWarning):
     Their id-based metrics (judged from the evidence by
     :class:`ragmetrics.spans.SpanJudgments`) are scored as queries with nothing to find;
     their span metrics are not.
+    """
+
+
+class BudgetWarning(RagmetricsWarning):
+    """A context budget smaller than some queries' first-ranked chunk.
+
+    Span metrics at ``@budget=N`` fill the context in rank order, and the first chunk
+    that does not fit ends it: a query whose first chunk alone is longer than the budget
+    retrieves nothing and scores 0, whatever the rest of its ranking. The warning says
+    how many queries that is, so that their 0 is read as the budget's, not the
+    retriever's.
     """

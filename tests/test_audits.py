@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -77,6 +78,27 @@ def test_kappa_by_hand():
     assert cohen_kappa(a, b) == pytest.approx(0.6)
 
 
+def test_kappa_takes_any_labels_and_names_a_missing_one():
+    # Text, booleans, numbers, Series (by position): labels, compared by equality.
+    assert cohen_kappa(["yes", "yes", "no"], ["yes", "no", "no"]) == pytest.approx(0.4)
+    assert cohen_kappa(pd.Series([True, False, True], index=[9, 8, 7]),
+                       np.array([1.0, 0.0, 0.0])) == pytest.approx(0.4)
+    assert cohen_kappa([1, "1"], [1, "1"]) == 1.0  # 1 and "1" are two labels
+    assert math.isnan(cohen_kappa(["no"] * 5, ["no"] * 5))  # 0 / 0: undefined
+    for bad, shown in ((None, "None"), (math.nan, "nan"), (-math.inf, "-inf")):
+        with pytest.raises(InputValueError,
+                           match=rf"^b\[1\] is {shown}: every label must be given"):
+            cohen_kappa(["x", "y"], ["x", bad])
+    with pytest.raises(InputValueError, match=r"^a\[2\] is nan"):
+        cohen_kappa(np.array([1.0, 0.0, np.nan]), [1, 0, 0])
+    with pytest.raises(InputTypeError, match=r"^a\[1\] is \[2\]: a label must be hashable"):
+        cohen_kappa([1, [2]], [1, 2])
+    with pytest.raises(InputValueError, match=r"a must be a 1-D sequence .* shape \(2, 2\)"):
+        cohen_kappa(np.zeros((2, 2)), [0, 0])
+    with pytest.raises(InputValueError, match="a has 3 labels, b has 2"):
+        cohen_kappa([1, 0, 1], [1, 0])
+
+
 @pytest.fixture(scope="module")
 def perturbed(support_demo):
     """The support demo's golden set (A) and a second set (B): a third of the grades moved
@@ -131,6 +153,57 @@ def test_pairs_judged_by_one_set_and_unjudged_grades():
                                    "relevance": [1, 0]}), b)
     with pytest.raises(InputTypeError, match="doc_id is str in the run but int"):
         judged_pairs({"q1": {"d1": 1}}, {"q1": {7: 1}})
+
+
+NO_PAIR = "n/a (no pair judged by both)"
+ONE_LABEL = "n/a (one label throughout: chance agrees fully)"
+
+
+def agreement_lines(text):
+    """The agreement block of an audit's text: {label: value as shown}."""
+    lines = text.splitlines()[1:8]
+    return dict(re.fullmatch(r"  (.+?)  +(\S.*)", line).groups() for line in lines)
+
+
+def test_no_common_pair_is_said_so_not_blamed_on_one_label():
+    # Before: every value read "one label throughout", though no pair was judged twice.
+    a = {"q1": {"d1": 1, "d2": 0}}
+    b = {"q2": {"d1": 1}, "q1": {"d3": 0}}
+    shown = agreement_lines(audit(a, b).to_text())
+    assert shown == {"pairs judged by both": "0", "judged by A only": "2",
+                     "judged by B only": "2", "same label": NO_PAIR, "Cohen's kappa": NO_PAIR,
+                     "weighted kappa (linear)": NO_PAIR,
+                     "Krippendorff's alpha (ordinal)": NO_PAIR}
+
+
+def test_one_label_throughout_is_said_only_of_what_it_leaves_undefined():
+    # Two pairs, relevant in both sets: kappa is 0 / 0. The grades are 1 and 2 in A, 1 and
+    # 1 in B, so weighted kappa and alpha are numbers (0: B's grade tells nothing of A's).
+    a = {"q1": {"d1": 1, "d2": 2}}
+    b = {"q1": {"d1": 1, "d2": 1}}
+    shown = agreement_lines(audit(a, b).to_text())
+    assert shown == {"pairs judged by both": "2", "judged by A only": "0",
+                     "judged by B only": "0", "same label": "1.0000", "Cohen's kappa": ONE_LABEL,
+                     "weighted kappa (linear)": "0.0000",
+                     "Krippendorff's alpha (ordinal)": "0.0000"}
+    shown = agreement_lines(audit(a, a).to_text())  # the same grades: agreement beyond chance
+    assert (shown["Cohen's kappa"], shown["weighted kappa (linear)"]) == (ONE_LABEL, "1.0000")
+    shown = agreement_lines(audit(b, b).to_text())  # one grade throughout: nothing is defined
+    assert shown["weighted kappa (linear)"] == shown["Krippendorff's alpha (ordinal)"] == ONE_LABEL
+
+
+def test_audit_command_says_when_no_pair_is_judged_by_both(tmp_path, capsys):
+    (tmp_path / "a.csv").write_text("query_id,doc_id,relevance\nq1,d1,1\nq1,d2,0\n")
+    (tmp_path / "b.csv").write_text("query_id,doc_id,relevance\nq2,d1,1\nq1,d3,0\n")
+    (tmp_path / "c.csv").write_text("query_id,doc_id,relevance\nq1,d1,1\nq1,d2,1\n")
+    assert main(["audit", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 0
+    shown = agreement_lines(capsys.readouterr().out)
+    assert shown["pairs judged by both"] == "0"
+    assert shown["Cohen's kappa"] == shown["same label"] == NO_PAIR
+    assert main(["audit", str(tmp_path / "c.csv"), str(tmp_path / "c.csv")]) == 0
+    shown = agreement_lines(capsys.readouterr().out)
+    assert (shown["pairs judged by both"], shown["same label"]) == ("2", "1.0000")
+    assert shown["Cohen's kappa"] == shown["Krippendorff's alpha (ordinal)"] == ONE_LABEL
 
 
 def test_kendall_tau_and_rbo():

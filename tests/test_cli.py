@@ -126,7 +126,11 @@ def test_two_runs_from_csv_and_jsonl(capsys):
     assert mrr.endswith("dense.jsonl better")
     recall10 = next(line for line in tests.splitlines() if line.startswith("recall@10 "))
     assert recall10.endswith("no significant difference")
-    assert "Warnings" not in out
+    # bm25 scores the same on every query, and dense as bm25 at 10 and 20: the two
+    # warnings of intervals with no width, and no other.
+    warnings = out[out.index("Warnings:"):out.index("Conventions:")].strip().splitlines()
+    assert [line.split(":")[0] for line in warnings[1:]] == [
+        "  - no spread", "  - no difference at all"]
 
 
 def test_names_and_baseline(capsys):
@@ -195,6 +199,25 @@ def test_reports_and_per_query_csv(capsys, tmp_path):
                        "--report", markdown)
     assert status == 0
     assert markdown.read_text(encoding="utf-8").startswith("# Retrieval evaluation")
+
+
+@pytest.mark.parametrize("means_only", [False, True])
+def test_per_query_csv_keeps_a_carriage_return_id_in_its_row(capsys, tmp_path, means_only):
+    # A query id with a bare CR, as JSON allows: written unquoted before, every reader split
+    # the row and the second part, "=1+1,run.jsonl,0.5", was a formula past the guard.
+    golden, run_file, csv = tmp_path / "golden.jsonl", tmp_path / "run.jsonl", tmp_path / "pq.csv"
+    golden.write_text('{"query_id": "a\\r=1+1", "relevant_ids": ["d2"]}\n'
+                      '{"query_id": "q2", "relevant_ids": ["d2"]}\n', encoding="utf-8")
+    run_file.write_text('{"query_id": "a\\r=1+1", "retrieved_ids": ["d1", "d2"]}\n'
+                        '{"query_id": "q2", "retrieved_ids": ["d2"]}\n', encoding="utf-8")
+    options = ["--means-only"] if means_only else ["--resamples", "50"]
+    status, _, _ = run(capsys, golden, run_file, "--metrics", "mrr", *options, "--per-query", csv)
+    assert status == 0
+    assert csv.read_bytes() == (b'query_id,system,mrr\n"a\r\'=1+1",run.jsonl,0.5\n'
+                                b"q2,run.jsonl,1.0\n")
+    back = pd.read_csv(csv, dtype={"query_id": str})
+    assert back["query_id"].tolist() == ["a\r'=1+1", "q2"]
+    assert back["mrr"].tolist() == [0.5, 1.0]
 
 
 def test_progress_is_shown_on_a_terminal_only(capsys, monkeypatch):

@@ -193,7 +193,13 @@ def test_one_metric_family_adds_the_common_mistake_note(runs_and_qrels):
     assert ONE_METRIC_NOTE in alone.warnings
     assert "common mistake" in ONE_METRIC_NOTE
     together = compare(runs, qrels, ["ndcg@10", "recall@10"], n_resamples=100)
-    assert together.warnings == ()
+    # recall@10 is 1 on every query of every system here, and "same" is the baseline's
+    # run: no spread, and only that is said.
+    no_spread, tied = together.warnings
+    assert no_spread.startswith("no spread: every query has the same value on recall@10 "
+                                "(base), recall@10 (good), recall@10 (same), so their")
+    assert tied.startswith("no difference at all: on ndcg@10 (same), recall@10 (good), "
+                           "recall@10 (same), the system scores what the baseline scores")
 
 
 def test_query_missing_from_a_run_is_scored_zero_and_noted():
@@ -476,7 +482,7 @@ def test_configurations_that_cannot_reach_significance_warn(runs_and_qrels):
     assert (few.tests["p_mc_error"] == 0).all()
 
 
-def test_a_constant_difference_has_infinite_d_z_and_t():
+def test_a_constant_difference_has_an_undefined_d_z_an_infinite_t_and_a_warning():
     # Every query: precision@10 exactly 0.1 lower, so b - a is -0.1 give or take 1e-17.
     qrels, base, new = {}, {}, {}
     for i in range(30):
@@ -488,9 +494,15 @@ def test_a_constant_difference_has_infinite_d_z_and_t():
     out = compare({"base": base, "new": new}, qrels, ["precision@10", "mrr"], n_resamples=200)
     row = out.tests.loc[("precision@10", "new")]
     assert row["difference"] == pytest.approx(-0.1, abs=1e-15)
-    assert (row["effect_size"], row["t"], row["p_t_test"]) == (-math.inf, -math.inf, 0.0)
+    # d_z = mean / sd has no sd to divide by: undefined, not -inf; the t-test's limit holds.
+    assert math.isnan(row["effect_size"])
+    assert (row["t"], row["p_t_test"]) == (-math.inf, 0.0)
     assert row["low"] == row["high"] == pytest.approx(-0.1, abs=1e-15)
     assert row["verdict"] == "base better"
+    (constant,) = [w for w in out.warnings if w.startswith("constant difference")]
+    assert constant.startswith("constant difference: on precision@10 (new), every query")
+    assert "no width" in constant
+    assert "d_z = mean / sd is undefined" in constant
 
 
 def test_progress_reaches_its_total_when_claims_are_resampled_further():
@@ -595,3 +607,82 @@ def test_a_system_that_cannot_be_sent_to_a_worker_is_refused_clearly():
         compare(systems, qrels, ["mrr"], n_resamples=50, jobs=2)
     assert compare(systems, qrels, ["mrr"], n_resamples=50).summary.loc[("mrr", "a"), "mean"] \
         == 0.5  # in one process, a lambda will do
+
+
+# -- intervals of no width (issue 23, item 7) ----------------------------------------------
+
+
+def constant_systems(n=30):
+    """One system scores MRR 1.0 on every query, the other 0.5 on every query."""
+    qrels = {f"q{i:02d}": {"gold"} for i in range(n)}
+    return qrels, {q: ["gold"] for q in qrels}, {q: ["junk", "gold"] for q in qrels}
+
+
+def test_a_zero_width_interval_is_warned_in_python_and_in_every_report():
+    qrels, first, second = constant_systems()
+    out = compare({"a": first, "b": second}, qrels, ["mrr", "recall@2"], n_resamples=500)
+    row = out.tests.loc[("mrr", "b")]
+    assert (row["difference"], row["low"], row["high"]) == (-0.5, -0.5, -0.5)
+    assert math.isnan(row["effect_size"])  # was -inf
+    assert (out.summary["low"] == out.summary["high"]).all()  # every mean: no spread
+    assert out.warnings == (
+        ("no spread: every query has the same value on mrr (a), mrr (b), recall@2 (a), "
+         "recall@2 (b), so their intervals have no width (resampling these queries cannot "
+         "move the mean) and say nothing about queries unlike these"),
+        ("constant difference: on mrr (b), every query differs from the baseline by the "
+         "same amount, so the difference interval has no width and d_z = mean / sd is "
+         "undefined (n/a: no spread to divide by); the interval says nothing about queries "
+         "unlike these"),
+        ("no difference at all: on recall@2 (b), the system scores what the baseline scores "
+         "on every query, so the difference interval is [0, 0] (no width) and d_z is 0; it "
+         "says nothing about queries unlike these"),
+    )
+    text, markdown = out.to_text(), out.to_markdown()
+    page = out.to_html(figures=False)
+    for warning in out.warnings:
+        assert f"  - {warning}" in text
+        assert f"- **Warning:** {warning}" in markdown
+    assert page.count("no spread: every query has the same value on mrr (a)") == 1
+    assert page.count("constant difference: on mrr (b), every query differs") == 1
+    mrr = next(line for line in text.splitlines() if line.startswith("mrr ") and "[-" in line)
+    assert "-0.5000 [-0.5000, -0.5000]" in mrr
+    assert " n/a " in mrr  # d_z
+    assert "inf" not in mrr
+
+
+def test_a_spread_gives_no_zero_width_warning():
+    qrels, first, second = constant_systems()
+    second = {q: ["gold"] if i % 2 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    first = {q: ["gold"] if i % 3 else ["junk", "gold"] for i, q in enumerate(qrels)}
+    out = compare({"a": first, "b": second}, qrels, ["mrr", "recall@1"], n_resamples=200)
+    assert (out.summary["low"] < out.summary["high"]).all()
+    assert (out.tests["low"] < out.tests["high"]).all()
+    assert out.warnings == ()
+
+
+def test_the_evaluate_command_prints_the_zero_width_warning(capsys, tmp_path):
+    from ragmetrics.cli import main
+
+    qrels, first, second = constant_systems()
+    golden = tmp_path / "golden.csv"
+    golden.write_text("query_id,doc_id,relevance\n"
+                      + "".join(f"{q},gold,1\n" for q in qrels))
+    paths = []
+    for name, run in (("one", first), ("half", second)):
+        path = tmp_path / f"{name}.csv"
+        path.write_text("query_id,doc_id,score\n" + "".join(
+            f"{q},{doc},{10 - rank}\n" for q, docs in run.items()
+            for rank, doc in enumerate(docs)))
+        paths.append(path)
+    status = main(["evaluate", str(golden), *map(str, paths), "--metrics", "mrr",
+                   "--resamples", "500"])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "")
+    warnings_block = out[out.index("Warnings:"):]
+    assert ("no spread: every query has the same value on mrr (one.csv), mrr (half.csv)"
+            in warnings_block)
+    assert "constant difference: on mrr (half.csv), every query differs from the baseline" in (
+        warnings_block)
+    row = next(line for line in out.splitlines() if line.startswith("mrr ") and "[-" in line)
+    assert "-0.5000 [-0.5000, -0.5000]" in row
+    assert " n/a " in row  # d_z

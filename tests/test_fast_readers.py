@@ -19,7 +19,6 @@ import io
 import itertools
 import json
 import lzma
-import mmap
 import re
 import subprocess
 import sys
@@ -46,8 +45,7 @@ from ragmetrics.io import (
     trec,
 )
 from ragmetrics.io import checks as checks_module
-from ragmetrics.io import source as source_module
-from ragmetrics.io.arrow import read_delimited, string_keys
+from ragmetrics.io.arrow import string_keys
 from ragmetrics.io.checks import (
     Bad,
     Column,
@@ -78,14 +76,6 @@ def definition_only():
         yield
 
 
-@contextlib.contextmanager
-def mapped():
-    """The readers with every file (but an empty one) mapped into memory, however small."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(source_module, "MAP_FROM", 1)
-        yield
-
-
 def attempt(reader, path, **options):
     try:
         return reader(path, **options), None
@@ -97,15 +87,6 @@ def assert_same_answer(reader, path, **options):
     """The reader gives the same frame, or the same error, with and without the fast
     parsers; returns the frame (or None)."""
     frame, error = attempt(reader, path, **options)
-    with mapped():  # the fast parsers on the file mapped into memory: the same answer
-        from_map, map_error = attempt(reader, path, **options)
-    if error is None:
-        assert map_error is None, map_error
-        pd.testing.assert_frame_equal(from_map, frame)
-    else:
-        assert map_error is not None
-        assert (map_error.reason, map_error.line, map_error.text, map_error.unit) == (
-            error.reason, error.line, error.text, error.unit)
     with definition_only():
         expected, expected_error = attempt(reader, path, **options)
     if expected_error is not None:
@@ -581,46 +562,6 @@ def test_repeated_pairs_are_found_as_pandas_finds_them(pairs):
                     .duplicated().any())
     assert any_repeated_pair(queries, docs) is expected
     assert any_repeated_pair(queries.astype(object), docs.astype(object)) is expected
-
-
-def test_no_column_of_a_fast_parse_points_into_the_mapped_file(tmp_path, monkeypatch):
-    # The map goes once the columns are parsed: a column still reading it would change
-    # if the file did (or crash the process if it were cut short).
-    monkeypatch.setattr(source_module, "MAP_FROM", 1)
-    rows = [(f"q{i // 10}", f"d{i}", i % 10 + 1, i / 8) for i in range(3000)]
-    texts = {
-        "r.csv": "query_id,doc_id,rank,score\n" + "".join(f"{q},{d},{r},{x}\n"
-                                                          for q, d, r, x in rows),
-        "q.csv": '"query_id","doc_id"\n' + "".join(f'"{q}","{d},x"\n' for q, d, _, _ in rows),
-        "r.jsonl": "".join(json.dumps(dict(zip(["query_id", "doc_id", "rank", "score"], row,
-                                               strict=True))) + "\n" for row in rows),
-        "r.run": "".join(f"{q} Q0 {d} {r} {x} bm25\n" for q, d, r, x in rows),
-    }
-
-    def outside(columns, mapped):
-        start = np.frombuffer(mapped, np.uint8).__array_interface__["data"][0]
-        for column in columns:
-            for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
-                for buffer in chunk.buffers():
-                    assert buffer is None or not start <= buffer.address < start + len(mapped)
-
-    for name, text in texts.items():
-        source = Source(write(tmp_path, name, text))
-        mapped = source.buffer  # kept: the map stays while the columns are looked at
-        assert isinstance(mapped, mmap.mmap)
-        if name.endswith(".run"):  # as the TREC reader splits it (single spaces)
-            columns = read_delimited(mapped, " ", 6, coded=(1,), narrow=(3, 4))
-        else:
-            table = (tables.fast_jsonl(source) if name.endswith(".jsonl") else
-                     tables.fast_csv(source, ",", ("rank", "score")))
-            columns = list(table.values.values())
-        outside(columns, mapped)
-    path = tmp_path / "r.parquet"
-    pq.write_table(pa.table({"query_id": [q for q, *_ in rows], "doc_id": [d for _, d, *_ in rows],
-                             "score": [x for *_, x in rows]}), path)
-    mapped = source_module.map_or_read(path)
-    assert isinstance(mapped, mmap.mmap)
-    outside(pq.read_table(pa.BufferReader(mapped)).columns, mapped)
 
 
 @pytest.mark.parametrize("together_from", [1, 1 << 62])

@@ -7,6 +7,7 @@ import math
 import pandas as pd
 import pytest
 
+from ragmetrics import audits
 from ragmetrics.teaching import (
     cohen_kappa,
     condensed_run,
@@ -53,15 +54,51 @@ def test_judged_at_k_and_the_condensed_list():
 
 def test_kappa_by_hand_and_at_its_limits():
     assert cohen_kappa("aabb", "aabb") == 1.0
-    assert cohen_kappa("aaaa", "aaaa") == 1.0
+    # One label throughout: P(A) = P(E) = 1, kappa 0 / 0 (it was 1.0 here, NaN in audits).
+    assert math.isnan(cohen_kappa("aaaa", "aaaa"))
     # P(A) = 1/2, P(E) = 1/2: no better than chance
     assert cohen_kappa("abab", "aabb") == 0.0
     # Manning et al., IIR table 8.2
     first = ["y"] * 320 + ["n"] * 80
     second = ["y"] * 300 + ["n"] * 20 + ["y"] * 10 + ["n"] * 70
     assert round(cohen_kappa(first, second), 3) == 0.776
-    with pytest.raises(ValueError, match="same, non-zero length; got 2 and 1"):
+    with pytest.raises(ValueError, match="a has 2 labels, b has 1"):
         cohen_kappa("ab", "a")
+
+
+# (a, b, kappa): NaN where kappa is 0 / 0.
+KAPPA_EDGES = [
+    ("aaaa", "aaaa", math.nan),  # one label throughout
+    ([True] * 3, [True] * 3, math.nan),
+    ([], [], math.nan),  # no items
+    ("abcab", "abcab", 1.0),  # perfect agreement
+    ([1, 0, 1, 0], [1, 0, 1, 0], 1.0),
+    ("aaaa", "bbbb", 0.0),  # one label each, never the same: p_o = p_e = 0
+    ("abab", "aabb", 0.0),  # two labels at chance level
+    ("abab", "baba", -1.0),  # always disagree, each half and half
+    ([1, 1, 0, 0, 1, 0], [1, 0, 0, 0, 1, 0], 2 / 3),  # p_o 5/6, p_e 1/2
+]
+
+
+@pytest.mark.parametrize(("a", "b", "kappa"), KAPPA_EDGES)
+def test_teaching_kappa_is_the_audits_kappa(a, b, kappa):
+    # One definition: the one the notebooks teach is the one `ragmetrics audit` prints.
+    assert cohen_kappa is audits.cohen_kappa
+    for value in (cohen_kappa(a, b), audits.cohen_kappa(a, b)):
+        assert value == pytest.approx(kappa, abs=1e-15, nan_ok=True)
+    # Labels 0 and 1 as grades: the same value through the audit (True is 1).
+    if len(a) and set(a) | set(b) <= {0, 1}:
+        grades_a = {"q": {f"d{i}": int(x) for i, x in enumerate(a)}}
+        grades_b = {"q": {f"d{i}": int(y) for i, y in enumerate(b)}}
+        agreement = audits.judgment_agreement(grades_a, grades_b)
+        assert agreement.kappa == pytest.approx(kappa, abs=1e-15, nan_ok=True)
+
+
+def test_kappa_equals_scikit_learns_where_defined():
+    metrics = pytest.importorskip("sklearn.metrics")
+    for a, b, kappa in KAPPA_EDGES:
+        if not math.isnan(kappa):
+            assert metrics.cohen_kappa_score(list(a), list(b)) == pytest.approx(kappa, abs=1e-15)
 
 
 def test_the_simulated_assessor_is_seeded_and_flips_as_asked():

@@ -10,15 +10,17 @@ three binomial standard errors of the simulation.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import optimize, special, stats
 
 from ragmetrics import compare
 from ragmetrics.errors import InputValueError
 from ragmetrics.stats.power import (
     minimum_detectable_effect,
+    noncentral_t_two_sided_tail,
     queries_needed,
     t_test_power,
 )
@@ -124,3 +126,78 @@ def test_comparison_power_table_and_defaults():
     assert stricter["queries_needed"] > row["queries_needed"]
     single = compare({"old": old}, qrels, ["mrr"], n_resamples=50)
     assert single.power().empty
+
+
+# -- few queries: the noncentral t where SciPy's gives NaN ---------------------------------
+# SciPy's nct.cdf gives NaN for noncentralities beyond about 7.5 at every df; the code used
+# to replace the whole power by the normal tail there, which at 2 queries is far off (a
+# noncentrality of 8: 1e-6 for 0.47), so the MDE of 2 queries came out 4.52 for 5.44.
+
+
+def owen_cdf_1(t, lam):
+    """P(T <= t), T noncentral t with 1 df: Owen (Technometrics 1965), with Owen's T."""
+    h = lam / math.sqrt(1 + t * t)
+    return float(special.ndtr(-h) + 2 * special.owens_t(h, t))
+
+
+def closed_cdf_2(t, lam):
+    """P(T <= t), T noncentral t with 2 df. V ~ chi2(2) is exponential (mean 2), so
+    P(T <= t) = Phi(-lam) + E[exp(-(Z + lam)^2 / t^2); Z + lam > 0] for t > 0, a Gaussian
+    integral; the same expression holds for t < 0 by symmetry:
+    Phi(-lam) + r exp(-lam^2 / (t^2 + 2)) Phi(lam r), r = t / sqrt(t^2 + 2)."""
+    r = t / math.sqrt(t * t + 2)
+    return float(special.ndtr(-lam) + r * math.exp(-lam * lam / (t * t + 2))
+                 * special.ndtr(lam * r))
+
+
+@pytest.mark.parametrize(("df", "cdf"), [(1, owen_cdf_1), (2, closed_cdf_2)])
+@pytest.mark.parametrize("alpha", [0.05, 0.001])
+def test_power_equals_the_closed_forms_at_one_and_two_degrees_of_freedom(df, cdf, alpha):
+    c = float(stats.t.ppf(1 - alpha / 2, df))
+    assert cdf(c, 0.0) == pytest.approx(1 - alpha / 2, abs=1e-14)  # the forms are right
+    for lam in [0.0, 1.0, 3.0, 8.0, 10.8, 12.0, 15.0, 25.0, 60.0]:
+        exact = 1 - cdf(c, lam) + cdf(-c, lam)
+        n = df + 1
+        power = t_test_power(lam / math.sqrt(n), 1.0, n, alpha=alpha)
+        assert power == pytest.approx(exact, abs=1e-13), (lam, power, exact)
+        assert noncentral_t_two_sided_tail(c, df, -lam) == pytest.approx(exact, abs=1e-13)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_power_at_two_three_and_five_queries_equals_simulation(n):
+    # Noncentralities up to 15, past 7.5 where SciPy's nct.cdf gives NaN.
+    experiments = 20_000
+    for k, lam in enumerate([1.0, 4.0, 8.0, 10.8, 15.0]):
+        effect = lam / math.sqrt(n)  # sd 1
+        power = t_test_power(effect, 1.0, n)
+        found = simulated_power(lambda rng, shape, e=effect: rng.normal(e, 1.0, size=shape),
+                                n, experiments=experiments, seed=100 * n + k)
+        standard_error = math.sqrt(max(power * (1 - power), 1e-4) / experiments)
+        assert abs(found - power) < 4 * standard_error, (n, lam, found, power)
+
+
+def test_mde_at_two_queries_is_the_exact_one():
+    # MRR of two queries: the same on one, rank 3 -> 1 on the other. d = (0, 2/3),
+    # sd = 0.4714; the MDE is lam* sd / sqrt(2) = lam* / 3, where lam* solves
+    # power(lam) = 0.8 by Owen's closed form at 1 df.
+    c = float(stats.t.ppf(0.975, 1))
+    lam = optimize.brentq(lambda x: 1 - owen_cdf_1(c, x) + owen_cdf_1(-c, x) - 0.8, 1, 100,
+                          xtol=1e-14, rtol=1e-15)
+    exact = lam / 3
+    assert round(exact, 4) == 5.4447
+    d = np.array([0.0, 2 / 3])
+    mde = minimum_detectable_effect(d)
+    assert mde == pytest.approx(exact, rel=1e-10)  # was 4.516
+    assert t_test_power(mde, d.std(ddof=1), 2) == pytest.approx(0.8, abs=1e-12)
+    # The same through a comparison.
+    qrels = {"q1": {"g"}, "q2": {"g"}}
+    runs = {"a": {"q1": ["g"], "q2": ["x", "y", "g"]}, "b": {"q1": ["g"], "q2": ["g"]}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # two queries: too few for a claim, and it says so
+        table = compare(runs, qrels, ["mrr"], n_resamples=100).power()
+    assert table.loc[("mrr", "b"), "mde"] == pytest.approx(exact, rel=1e-9)
+    # And in simulation, two normal queries at that mean are found 80% of the time.
+    s = float(d.std(ddof=1))
+    found = simulated_power(lambda rng, shape: rng.normal(mde, s, size=shape), 2,
+                            experiments=20_000, seed=7)
+    assert abs(found - 0.8) < 4 * math.sqrt(0.8 * 0.2 / 20_000), found

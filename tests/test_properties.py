@@ -382,3 +382,77 @@ def test_ranking_by_grade_gives_graded_ndcg_1(grades, k, gain):
     # Best grade first (ties in any order); judged-irrelevant docs last.
     ranking = sorted(grades, key=grades.get, reverse=True)
     assert ndcg_at_k(ranking, grades, k, gain=gain) == close(1.0)
+
+
+# --- every row of the metric table stays within its bounds ------------------------------
+
+#: Parameters worth varying, by metric (the others take their defaults): DCG bases, gain
+#: maps with gains above 1, below 0 and out of order, RBP's persistence, F's beta.
+BOUNDS_PARAMETERS = ["ndcg(base=10)", "ndcg(1=0.5,3=7)", "ndcg(0=1,1=3)", "ndcg(2=-3)",
+                     "rndcg(2=5)", "rndcg(4=-1)", "ndcg_rel(1=2)", "ndcg_rel(2=-3)",
+                     "g(1=3,2=9)", "g(2=-2)", "rbp(p=0.5)", "rbp(p=0.99)",
+                     "rbp_resid(p=0.8)", "set_f(beta=0.5)", "err(1=0.2,2=0.6,3=0.9,4=1)",
+                     "err(max_grade=5)"]
+
+
+def bounded_metric_names(k: int, x: float) -> list[str]:
+    """Every number metric of the table, cut at ``k`` (``x`` for fractions) where it
+    can be, and uncut where it can be, with the parameters above."""
+    from ragmetrics import METRICS
+
+    names = []
+    for info in METRICS.values():
+        if info.kind == "text":
+            continue
+        cut = f"@{x}" if info.cutoff_kind == "fraction" else f"@{k}"
+        if info.cutoff in ("required", "optional"):
+            names.append(info.name + cut)
+        if info.cutoff in ("optional", "none"):
+            names.append(info.name)
+    return names + BOUNDS_PARAMETERS
+
+
+@st.composite
+def judged_runs(draw):
+    docs = [f"d{i}" for i in range(8)]
+    queries = draw(st.lists(st.sampled_from(["q1", "q2", "q3"]), min_size=1, max_size=3,
+                            unique=True))
+    grades = st.sampled_from([-1, 0, 0.5, 1, 1, 2, 3, 4])
+    qrels = {q: draw(st.dictionaries(st.sampled_from(docs), grades, min_size=1, max_size=8))
+             for q in queries}
+    run = {q: draw(st.dictionaries(st.sampled_from(docs), st.sampled_from([0.0, 0.5, 1.0, 2.0]),
+                                   max_size=8))
+           for q in draw(st.lists(st.sampled_from(["q1", "q2", "q3", "q4"]), max_size=4,
+                                  unique=True))}
+    options = {
+        "ties": draw(st.sampled_from(["trec_eval", "average", "pessimistic", "optimistic"])),
+        "empty_relevant": draw(st.sampled_from(["zero", "article", "skip"])),
+        "relevance_level": draw(st.sampled_from([1, 2])),
+        "unjudged": draw(st.sampled_from(["nonrelevant", "removed"])),
+    }
+    return run, qrels, draw(st.integers(1, 9)), draw(st.sampled_from([0.1, 0.5, 1.0])), options
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=judged_runs())
+def test_every_metric_of_the_table_stays_within_its_bounds(case):
+    # The table's lower_bound and upper_bound are promises that reports, plots and the
+    # statistics rely on (a value of 1.0000000000000002 is refused by compare's bound
+    # check): every row, every policy, every tie rule, exactly.
+    import warnings
+
+    from ragmetrics import RagmetricsWarning, evaluate, parse_metric
+
+    run, qrels, k, x, options = case
+    names = bounded_metric_names(k, x)
+    if options["ties"] == "average":
+        names = [name for name in names if parse_metric(name).info.average_ties]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RagmetricsWarning)
+        frame = evaluate(run, qrels, names, **options).per_query
+    for name in names:
+        low, high = parse_metric(name).bounds
+        values = frame[name].to_numpy(float)
+        inside = [math.isnan(v) or low <= v <= high for v in values]
+        assert all(inside), (f"{name}: {values.tolist()} outside [{low}, {high}] under "
+                             f"{options}; run {run}, qrels {qrels}")

@@ -12,9 +12,12 @@ import csv
 import gzip
 import io
 import json
-import mmap
 import pickle
 import re
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +31,7 @@ from ragmetrics.io import (
     FormatError,
     read_golden,
     read_results,
+    read_run,
     read_trec_qrels,
     read_trec_run,
     trec,
@@ -669,17 +673,16 @@ MALFORMED = {
 }
 
 
-@pytest.mark.parametrize("mapped", [False, True], ids=["read", "mapped"])
+@pytest.mark.parametrize("split_by_arrow", [False, True], ids=["scanned", "split by arrow"])
 @pytest.mark.parametrize(
     ("reader", "name", "content", "line", "text", "reason"),
     list(MALFORMED.values()),
     ids=list(MALFORMED),
 )
 def test_malformed_line_is_reported_with_its_number_and_text(
-    tmp_path, monkeypatch, mapped, reader, name, content, line, text, reason
+    tmp_path, monkeypatch, split_by_arrow, reader, name, content, line, text, reason
 ):
-    if mapped:  # every file mapped into memory and every TREC file split by Arrow
-        monkeypatch.setattr(source_module, "MAP_FROM", 1)
+    if split_by_arrow:  # every TREC file split by Arrow, however small
         monkeypatch.setattr(trec, "FAST_PARSE_FROM", 0)
     path = write(tmp_path, name, content)
     with pytest.raises(FormatError) as caught:
@@ -693,22 +696,9 @@ def test_malformed_line_is_reported_with_its_number_and_text(
         assert str(error).startswith(f"{path}, line {line}: {error.reason}: {text[:100]!r}"[:-1])
 
 
-def test_a_large_plain_file_is_mapped_and_others_are_read(tmp_path, monkeypatch):
+def test_a_large_file_split_by_arrow_names_its_bad_line(tmp_path):
     text = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {i / 7} bm25\n" for i in range(40_000))
-    assert len(text) >= source_module.MAP_FROM
-    plain = write(tmp_path, "r.run", text)
-    mapped = Source(plain)
-    assert isinstance(mapped.buffer, mmap.mmap)
-    assert mapped.data == text.encode()
-    assert mapped.buffer[:] == mapped.data
-    # Compressed, with a byte-order mark, or small: read into bytes, as before.
-    others = {"gz": (gzip.compress(text.encode()), text), "bom": ("\ufeff" + text, text),
-              "small": (text[:1000], text[:1000])}
-    for name, (content, expected) in others.items():
-        source = Source(write(tmp_path, f"r.{name}", content))
-        assert isinstance(source.buffer, bytes), name
-        assert source.buffer == source.data == expected.encode(), name
-    # The fast split from the map, then a bad line: its number and its text.
+    assert len(text) >= trec.FAST_PARSE_FROM
     bad = text.split("\n")
     bad[31_337] = "q313 Q0 d31337 38 oops bm25"
     path = write(tmp_path, "bad.run", "\r\n".join(bad))
@@ -716,10 +706,81 @@ def test_a_large_plain_file_is_mapped_and_others_are_read(tmp_path, monkeypatch)
         read_trec_run(path)
     assert (caught.value.line, caught.value.text) == (31_338, bad[31_337])
     assert "score must be a number" in caught.value.reason
-    from_map = read_trec_run(plain)
-    monkeypatch.setattr(source_module, "MAP_FROM", 1 << 62)
-    assert isinstance(Source(plain).buffer, bytes)
-    pd.testing.assert_frame_equal(from_map, read_trec_run(plain))
+
+
+def cut_short_while_read(monkeypatch, path, *, to: int, then: bytes = b""):
+    """Make the next read of ``path`` see it cut to ``to`` bytes (and ``then`` written
+    after): what ``cmd > run`` does to a file another program is reading."""
+    read = source_module._read_to_end
+
+    def cut_then_read(handle):
+        part = handle.read(100)
+        with open(path, "r+b") as writer:
+            writer.truncate(to)
+            writer.seek(to)
+            writer.write(then)
+        return part + read(handle)
+
+    monkeypatch.setattr(source_module, "_read_to_end", cut_then_read)
+
+
+@pytest.mark.parametrize("reader", [read_trec_run, read_run], ids=["trec", "any format"])
+@pytest.mark.parametrize(("to", "then"), [(0, b""), (5_000, b""), (0, b"q1 Q0 d1 1 2.0 x\n"),
+                                          (5_000, b"q9 Q0 d9 1 1.0 x\n" * 10)],
+                         ids=["emptied", "cut", "rewritten shorter", "cut and grown"])
+def test_a_file_that_changes_while_it_is_read_is_refused_by_name(tmp_path, monkeypatch,
+                                                                 reader, to, then):
+    # Issue 23: a file of 1 MiB or more was mapped into memory, and cutting it short
+    # under the reader ended the process with SIGBUS. Now every file is read whole and
+    # a read that came up short, or a file whose size or time moved, is refused.
+    text = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {i / 7} bm25\n" for i in range(60_000))
+    path = write(tmp_path, "r.run", text)
+    size = path.stat().st_size
+    assert size >= 1 << 20
+    cut_short_while_read(monkeypatch, path, to=to, then=then)
+    with pytest.raises(FormatError, match="changed while it was read") as caught:
+        reader(path)
+    assert caught.value.path == str(path)
+    assert f"{size:,} bytes when opened" in str(caught.value)
+
+
+def test_a_compressed_file_cut_while_read_is_refused_too(tmp_path, monkeypatch):
+    text = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {i / 7} bm25\n" for i in range(2_000))
+    path = write(tmp_path, "r.run.gz", gzip.compress(text.encode()))
+    cut_short_while_read(monkeypatch, path, to=200)
+    with pytest.raises(FormatError, match="changed while it was read"):
+        read_trec_run(path)
+
+
+@pytest.mark.slow
+def test_a_file_truncated_in_a_loop_never_kills_the_command(tmp_path):
+    # The real race, end to end: a writer cuts and rewrites a 4 MB run while
+    # `ragmetrics trec_eval` reads it. Each attempt ends with a result or a refusal (exit
+    # 0 or 2), never with a signal (SIGBUS was -7 in 4 of 6 tries before).
+    line = "q{0} Q0 d{1} {2} {3} bm25\n"
+    text = "".join(line.format(i // 100, i, i % 100 + 1, i / 7) for i in range(120_000))
+    run, qrels = tmp_path / "r.run", write(tmp_path, "q.txt", "q1 0 d101 1\n")
+    run.write_text(text)
+    stop = threading.Event()
+
+    def rewrite():  # cut to nothing, then written again in two halves, slowly
+        while not stop.is_set():
+            with open(run, "w") as handle:
+                for half in (text[: len(text) // 2], text[len(text) // 2 :]):
+                    time.sleep(0.01)
+                    handle.write(half)
+                    handle.flush()
+
+    writer = threading.Thread(target=rewrite)
+    writer.start()
+    try:
+        command = [sys.executable, "-m", "ragmetrics", "trec_eval", "-c", str(qrels), str(run)]
+        codes = [subprocess.run(command, check=False, capture_output=True).returncode
+                 for _ in range(4)]
+    finally:
+        stop.set()
+        writer.join()
+    assert set(codes) <= {0, 2}, codes
 
 
 # (reader, file name, content, a fragment of the reason): problems of no single line

@@ -7,15 +7,19 @@ leaves pyplot's global state alone.
 from __future__ import annotations
 
 import base64
+import csv
 import os
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ragmetrics
 from ragmetrics.reports import (
@@ -37,6 +41,7 @@ from ragmetrics.reports import (
     write_report,
 )
 from ragmetrics.reports.output_files import write_atomic
+from ragmetrics.safe_text import spreadsheet_cell
 from ragmetrics.stats.comparison import ONE_METRIC_NOTE, compare
 
 METRICS = ["recall@1", "precision@1", "mrr", "ndcg@2"]
@@ -89,9 +94,10 @@ def test_differences_table(comparison):
     assert list(table.columns)[-1] == "verdict"
 
 
-def test_statistics_are_labelled_and_infinities_keep_their_sign():
+def test_statistics_are_labelled_and_a_d_z_without_spread_is_undefined():
     # Every query: precision@10 exactly 0.1 lower (b - a is -0.1 give or take 1e-17): no
-    # spread, so d_z is -inf, printed as such (it used to be "n/a", or -3.5e15).
+    # spread, so d_z = mean / sd is undefined, "n/a" (it was -3.5e15, then -inf), and the
+    # warnings say why.
     qrels, base, new = {}, {}, {}
     for i in range(30):
         q, hits = f"q{i:02d}", (5, 8, 3)[i % 3]
@@ -100,8 +106,9 @@ def test_statistics_are_labelled_and_infinities_keep_their_sign():
     out = compare({"base": base, "new": new}, qrels, ["precision@10", "mrr"],
                   n_resamples=200, confidence=0.9, alpha=0.1, correction="bh")
     text = differences_table(out).loc[("precision@10", "new")]
-    assert text["d_z (paired)"] == "-inf"
+    assert text["d_z (paired)"] == "n/a"
     assert text["verdict"] == "base better"
+    assert any(w.startswith("constant difference: on precision@10 (new)") for w in out.warnings)
     level = f"{out.difference_confidence * 100:g}%"
     assert f"difference [{level} CI, FCR-adjusted]" in differences_table(out).columns
     card = convention_card(out)
@@ -109,6 +116,7 @@ def test_statistics_are_labelled_and_infinities_keep_their_sign():
     assert card["significance level"].startswith("alpha = 0.1,")
     assert card["difference intervals"].startswith(f"{level} each (Benjamini-Yekutieli")
     assert "not Cohen's d" in card["effect size"]
+    assert "n/a where every query differs by the same non-zero amount" in card["effect size"]
     assert "undecided" in card["Monte Carlo error"]
     assert "alpha=0.1" in to_text(out)
     exact = compare({"base": base, "new": new}, {q: qrels[q] for q in list(qrels)[:8]},
@@ -169,7 +177,14 @@ def test_text_report(comparison):
     assert "new <b>|x vs old (baseline)" in text
     assert summary_table(comparison).loc["mrr", "old"] in text
     assert "Conventions: relevance_level=1, gain=linear, ties=trec_eval" in text
-    assert "Warnings" not in text  # 30 queries, four families: nothing to warn about
+    # 30 queries, four families; only "old", the same on every query (rank 2), has no
+    # spread, and the report says so (once: no other warning).
+    warnings = text[text.index("Warnings:"):].split("\n\n")[0].splitlines()[1:]
+    assert warnings == [
+        ("  - no spread: every query has the same value on recall@1 (old), precision@1 (old), "
+         "mrr (old), ndcg@2 (old), so their intervals have no width (resampling these queries "
+         "cannot move the mean) and say nothing about queries unlike these"),
+    ]
 
 
 def test_markdown_report(comparison):
@@ -286,6 +301,85 @@ def test_per_query_frame_and_csv(comparison, tmp_path):
     np.testing.assert_array_equal(new.to_numpy(),
                                   comparison.per_query["new <b>|x"].to_numpy())
     assert back.loc[back["query_id"] == "q00", "mrr"].tolist() == [0.5, 1.0]
+
+
+# Ids from someone's JSONL file: line breaks of every kind (a bare CR first: pandas and
+# Python's csv writer leave it unquoted, and every reader then splits the row there),
+# delimiters, quotes and formula starts, at the start and after a break.
+HOSTILE_IDS = [
+    "a\r=1+1", "b\n@SUM(A1)", "c\r\n+1", "d\n\r\t=6", "\r=1", "\n-2", "\r", "\n", "\r\n",
+    "e,=2", 'f"=3', '"', ",", '=HYPERLINK("http://x")', "+cmd|' /C calc'!A0", "-2+3", "@x",
+    "\t=1", "-1", "+3", "g\u2028=4", "h\x85-5", "i\x0b@6", "", " ", "nan", "'", "q01",
+]
+SYSTEMS = ("bm25", "x\r-2,=y")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def hostile_evaluations(ids):
+    """Two systems scored on ``ids``: the relevant doc at rank 1, 2 or 3 by the id's place."""
+    golden = {q: {"d"} for q in ids}
+    runs = {name: {q: ["x", "y", "d"][2 - (i + shift) % 3:] for i, q in enumerate(ids)}
+            for shift, name in enumerate(SYSTEMS)}
+    return {name: ragmetrics.evaluate(run, golden, ["mrr"]) for name, run in runs.items()}
+
+
+def assert_safe_per_query_csv(path, ids):
+    """One row per query and system whichever way the file is read; every id as the guard
+    writes it; no line of the file and no cell starting a formula."""
+    mrr = {(q, name): 1 / (1 + (i + shift) % 3)
+           for shift, name in enumerate(SYSTEMS) for i, q in enumerate(ids)}
+    # In the rows' order (systems in turn, queries sorted within each).
+    order = sorted(mrr, key=lambda key: (SYSTEMS.index(key[1]), key[0]))
+    expected = [[spreadsheet_cell(q), spreadsheet_cell(name), repr(mrr[q, name])]
+                for q, name in order]
+    with open(path, encoding="utf-8", newline="") as file:
+        rows = list(csv.reader(file, strict=True))
+    assert rows == [["query_id", "system", "mrr"], *expected]
+    back = pd.read_csv(path, dtype={"query_id": str, "system": str}, keep_default_na=False)
+    assert back.columns.tolist() == ["query_id", "system", "mrr"]
+    assert back[["query_id", "system"]].to_numpy().tolist() == [row[:2] for row in expected]
+    assert back["mrr"].tolist() == [float(row[2]) for row in expected]
+    for line in LINE_BREAK.split(path.read_text(encoding="utf-8")):
+        assert not line.startswith(FORMULA_START) or PLAIN_NUMBER.fullmatch(line.split(",")[0])
+    for row in rows:
+        for cell in row[:2]:
+            assert not cell.startswith(FORMULA_START) or PLAIN_NUMBER.fullmatch(cell)
+
+
+def test_per_query_csv_keeps_hostile_ids_in_their_row(tmp_path):
+    # Before: "a\r=1+1" went out unquoted and was read back as two rows, "a" and
+    # "=1+1,bm25,1.0", a formula past the guard.
+    path = write_per_query_csv(hostile_evaluations(HOSTILE_IDS), tmp_path / "pq.csv")
+    assert_safe_per_query_csv(path, HOSTILE_IDS)
+    written = path.read_bytes()
+    assert written.startswith(b"query_id,system,mrr\n")
+    assert b'\n"a\r\'=1+1",bm25,1.0\n' in written
+    assert b'\n"a\r\'=1+1","x\r\'-2,=y",0.5\n' in written
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="ab=+-@,\"'\t\r\n\u2028\x85 01.", max_size=6), min_size=1,
+                max_size=5, unique=True))
+def test_per_query_csv_keeps_any_id_in_its_row(tmp_path_factory, ids):
+    path = tmp_path_factory.mktemp("pq") / "pq.csv"
+    write_per_query_csv(hostile_evaluations(ids), path)
+    assert_safe_per_query_csv(path, ids)
+
+
+def test_per_query_csv_writes_plain_values_as_pandas_does(tmp_path):
+    # Quoting is added where a cell needs it only: a plain file is pandas' to_csv, byte for
+    # byte, numbers (shortest round-trip text, a missing value empty) included.
+    values = [0.1 + 0.2, float("nan"), 1e-20, 1e16, 5e-324, 2 / 3, 0.0, 1.0]
+    index = pd.Index([f"q{i}" for i in range(len(values))], name="query_id")
+    evaluation = SimpleNamespace(per_query=pd.DataFrame({"mrr": values, "ndcg@10": values[::-1]},
+                                                        index=index))
+    path = write_per_query_csv({"bm25 <b>|x": evaluation}, tmp_path / "pq.csv")
+    expected = per_query_frame({"bm25 <b>|x": evaluation}).to_csv(index=False)
+    assert path.read_text(encoding="utf-8") == expected
+    back = pd.read_csv(path, dtype={"query_id": str})
+    np.testing.assert_array_equal(back["mrr"].to_numpy(), values)
 
 
 @pytest.mark.parametrize("name", ["report.html", "report.htm", "REPORT.MD", "r.markdown"])

@@ -3,13 +3,23 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ragmetrics import compare
 from ragmetrics.reports.figures import plot_intervals
-from ragmetrics.safe_text import markdown_text, plot_text, spreadsheet_cell, terminal_text
+from ragmetrics.safe_text import (
+    csv_field,
+    markdown_text,
+    plot_text,
+    spreadsheet_cell,
+    terminal_text,
+)
 
 
 @pytest.mark.parametrize(
@@ -83,6 +93,77 @@ def test_markdown_text_has_no_tag_and_no_raw_line_break(text):
 )
 def test_spreadsheet_cell_is_never_a_formula(cell, written):
     assert spreadsheet_cell(cell) == written
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Where a line ends for some reader: CR and LF for every CSV reader and spreadsheet,
+# the others (str.splitlines) for line-by-line tools.
+LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("a\r=1+1", "a\r'=1+1"),  # a bare CR: Excel and every CSV reader break the line there
+        ("a\n@SUM(A1)", "a\n'@SUM(A1)"),
+        ("a\r\n+1", "a\r\n'+1"),  # one break, one guard
+        ("a\n-1", "a\n'-1"),  # after a break even a number: that line is no cell of its own
+        ("a\n\t=1", "a\n'\t=1"),
+        ("a\n\r=1", "a\n'\r'=1"),  # a line starting with CR, then one starting with =
+        ("=a\n=b", "'=a\n'=b"),
+        ("a\u2028=1", "a\u2028'=1"),  # Unicode line separator
+        ("a\x85=1", "a\x85'=1"),  # NEL
+        ("a\x0c=1", "a\x0c'=1"),  # form feed
+        ("a\n\nb", "a\n\nb"),  # plain lines stay as they are
+        ("a=1\nb-2", "a=1\nb-2"),  # a formula character inside a line starts nothing
+        ("-1\n", "'-1\n"),  # not a plain number as a whole
+    ],
+)
+def test_spreadsheet_cell_guards_every_line(cell, written):
+    assert spreadsheet_cell(cell) == written
+
+
+@given(st.text())
+def test_no_line_of_a_guarded_cell_starts_a_formula(text):
+    guarded = spreadsheet_cell(text)
+    first, *rest = LINE_BREAK.split(guarded)
+    assert not first.startswith(FORMULA_START) or PLAIN_NUMBER.fullmatch(guarded)
+    assert not any(line.startswith(FORMULA_START) for line in rest)
+    # Nothing but quotes is added, and nothing is taken away.
+    assert guarded.replace("'", "") == text.replace("'", "")
+    assert len(guarded) >= len(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("q1", "q1"),
+        ("", ""),
+        ("a,b", '"a,b"'),
+        ('5" disk', '"5"" disk"'),
+        ("a\rb", '"a\rb"'),  # pandas and Python's csv leave this one unquoted
+        ("a\nb", '"a\nb"'),
+        ("a\r\nb", '"a\r\nb"'),
+        ("a\u2028b", '"a\u2028b"'),
+        ("a\x85b", '"a\x85b"'),
+        ("a;b", "a;b"),
+    ],
+)
+def test_csv_field_quotes_what_would_end_a_field(text, field):
+    assert csv_field(text) == field
+
+
+def test_csv_field_takes_the_delimiter():
+    assert csv_field("a;b", delimiter=";") == '"a;b"'
+    assert csv_field("a,b", delimiter="\t") == "a,b"
+    assert csv_field("a\tb", delimiter="\t") == '"a\tb"'
+
+
+@given(st.lists(st.text(), min_size=2, max_size=4))  # one empty field is a blank line
+def test_csv_fields_read_back_as_one_row(cells):
+    line = ",".join(csv_field(cell) for cell in cells) + "\n"
+    assert list(csv.reader(io.StringIO(line, newline=""))) == [cells]
 
 
 def test_plot_text_draws_dollars_and_control_codes_as_written():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import re
 import warnings
 from pathlib import Path
 
@@ -128,6 +129,63 @@ def test_squad_numbers(squad):
     assert mean("paragraph", "sentences", k=1)["precision"] == pytest.approx(0.2073, abs=5e-5)
     sentences = mean("window128", "sentences", k=3)
     assert sentences["iou"] <= min(sentences["recall"], sentences["precision"])
+
+
+def token_positions(text: str) -> list[int]:
+    """Where each word piece of ``text`` starts: the tokens that ``unit="token"`` counts."""
+    starts = []
+    for word in re.finditer(r"\S+", text):
+        at = 0
+        for piece in word_pieces(word.group()):
+            at = word.group().index(piece, at)
+            starts.append(word.start() + at)
+            at += len(piece)
+    return starts
+
+
+@pytest.mark.parametrize("overlap", ["union", "sum"])
+def test_squad_token_metrics_are_exact_token_set_ratios(squad, overlap):
+    # Issue 23, item 3: on window128 with the annotators' answers, recall@5 in tokens was
+    # 1.0000000000120628 for 83 questions (a difference of two running sums of token
+    # shares), and compare refused it. Tokens are counted now: every value is the ratio
+    # of two token counts, as a reference of Python sets computes it, so exactly 1 when
+    # the retrieved text holds every evidence token.
+    texts = dict(zip(squad.documents["doc_id"], squad.documents["text"], strict=True))
+    tokens = {doc: set(token_positions(text)) for doc, text in texts.items()}
+    chunks = squad.chunkings["window128"].set_index("chunk_id")
+    run = squad.runs["window128"]
+    top5 = run[run["rank"] <= 5].groupby("query_id")["doc_id"].apply(list).to_dict()
+    evidence = squad.evidence["answers"].dropna(subset=["doc_id"])
+
+    def held(rows):  # the tokens, as (doc, start), of a set of spans
+        return {(d, p) for d, s, e in rows for p in tokens[d] if s <= p < e}
+
+    got = span_metrics(run, squad.chunkings["window128"], squad.evidence["answers"], 5,
+                       documents=squad.documents, unit="token", overlap=overlap)
+    assert ((got >= 0) & (got <= 1)).all().all()
+    assert got["recall"].max() == 1.0
+    compared = 0
+    for q, spans in evidence.groupby("query_id"):
+        spans = [(d, int(s), int(e)) for d, s, e in spans[["doc_id", "start", "end"]]
+                 .itertuples(index=False)]
+        taken = [(chunks.loc[c, "doc_id"], chunks.loc[c, "start"], chunks.loc[c, "end"])
+                 for c in top5.get(q, [])]
+        evid, retrieved = held(spans), held(taken)
+        hit = len(evid & retrieved)
+        if overlap == "union":
+            recall = hit / len(evid) if evid else 0.0
+            precision = hit / len(retrieved) if retrieved else 0.0
+        else:
+            total = sum(len(held([span])) for span in spans)
+            recall = hit / total if total else 0.0
+            length = sum(len(held([chunk])) for chunk in taken)
+            precision = hit / length if length else 0.0
+        assert got.loc[q, "recall"] == recall, q  # exactly: both divide the same counts
+        assert got.loc[q, "precision"] == precision, q
+        compared += 1
+    assert compared == 386
+    full = got["recall"] == 1.0
+    assert full.sum() == (354 if overlap == "union" else 214)  # 197 and 123 before
 
 
 def test_evidence_files_read_as_the_data_model():

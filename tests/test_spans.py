@@ -14,6 +14,7 @@ never retrieves. |E| = 10 + 15 + 10 = 35 characters.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,7 @@ from ragmetrics import (
     threshold_sensitivity,
     word_pieces,
 )
-from ragmetrics.errors import CoverageWarning
+from ragmetrics.errors import BudgetWarning, CoverageWarning
 from ragmetrics.spans import locate_chunks, locate_evidence, parse_span_metric
 
 DOCUMENTS = {"d1": "x" * 100, "d2": "y" * 50}
@@ -124,12 +125,54 @@ def test_budget_cuts_mid_list():
     # a does not fit (80), and c (which would fit: 70) is not taken instead.
     got = row(span_metrics({"q1": ["b", "a", "c"]}, CHUNKS, EVIDENCE, budget=75))
     assert got["recall"] == approx(20 / 35)
-    # Smaller than the first chunk: nothing retrieved, everything 0.
-    nothing = row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=10))
+    # Smaller than the first chunk: nothing retrieved, everything 0, and a warning says so.
+    with pytest.warns(BudgetWarning, match=r"^no chunk fits in the budget of 10 characters "
+                                           r"for 1 of 1 query with evidence: its first-ranked "
+                                           r"chunk alone is longer \(40 characters\), so it "
+                                           r"retrieves nothing within the budget and scores 0$"):
+        nothing = row(span_metrics(RUN, CHUNKS, EVIDENCE, budget=10))
     assert (nothing["recall"], nothing["precision"], nothing["iou"]) == (0.0, 0.0, 0.0)
     # k and budget together: both limits hold.
     assert row(span_metrics(RUN, CHUNKS, EVIDENCE, k=1, budget=1000)) == row(
         span_metrics(RUN, CHUNKS, EVIDENCE, k=1))
+
+
+def test_a_budget_smaller_than_first_chunks_says_how_many_queries_get_nothing():
+    # Issue 23, item 13: 512-word chunks under a 2,000-character budget scored 0.004 without
+    # a word. Here q1 and q2 rank a 40-character chunk first, q3 a 25-character one, q4 has
+    # no evidence (scored by its policy, not counted) and q5 is missing from the run.
+    evidence = {"q1": [("d1", 35, 45)], "q2": [("d1", 0, 5)], "q3": [("d2", 0, 5)], "q4": [],
+                "q5": [("d1", 0, 5)]}
+    run = {"q1": ["b", "x"], "q2": ["a"], "q3": ["x", "a"], "q4": ["c"]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = span_metrics(run, CHUNKS, evidence, budget=30)
+    assert [str(w.message) for w in caught if w.category is BudgetWarning] == [(
+        "no chunk fits in the budget of 30 characters for 2 of 3 queries with evidence: their "
+        "first-ranked chunk alone is longer (the shortest of them 40 characters), so they "
+        "retrieve nothing within the budget and score 0")]
+    assert got["recall"].tolist() == [0.0, 0.0, 1.0, 0.0, 0.0]
+    with warnings.catch_warnings(record=True) as through_evaluate:  # the same through evaluate
+        warnings.simplefilter("always")
+        evaluate(run, ragmetrics.SpanJudgments(evidence), ["span_recall@budget=30"],
+                 chunks=CHUNKS)
+    assert [str(w.message) for w in through_evaluate if w.category is BudgetWarning] == [
+        str(w.message) for w in caught if w.category is BudgetWarning]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        warnings.simplefilter("error", BudgetWarning)  # 40 fits every first chunk: no warning
+        span_metrics(run, CHUNKS, evidence, budget=40)
+    # In tokens, and through evaluate_spans: one warning per budget that leaves a query out.
+    documents = {"d1": "word " * 20, "d2": "word " * 10}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_spans(run, CHUNKS, evidence, ["span_recall@budget=7", "span_iou@budget=7",
+                                               "span_recall@budget=8"],
+                       documents=documents, unit="token")
+    assert [str(w.message) for w in caught if w.category is BudgetWarning] == [(
+        "no chunk fits in the budget of 7 tokens for 2 of 3 queries with evidence: their "
+        "first-ranked chunk alone is longer (the shortest of them 8 tokens), so they retrieve "
+        "nothing within the budget and score 0")]
 
 
 def test_budget_counts_overlaps_in_each_chunk():
@@ -263,11 +306,11 @@ def test_token_unit_with_the_default_tokenizer():
     assert got["precision"] == approx(3 / 5)
     chars = row(span_metrics({"q": ["first"]}, chunks, evidence, documents=documents), "q")
     assert chars["precision"] == approx(7 / 20)
-    # "5 days" without its full stop: "days." is one word of 2 tokens over 5 characters,
-    # so 4 of its characters hold 1.6 tokens.
+    # "5 days" without its full stop: the word "days." is the tokens "days" (starting on
+    # its "d") and "." (on the "."), so the span holds 2 tokens, a whole number.
     cut = span_metrics({"q": ["first"]}, chunks, {"q": [("d", 13, 19)]}, unit="token",
                        documents=documents)
-    assert cut.loc["q", "precision"] == approx(2.6 / 5)
+    assert cut.loc["q", "precision"] == 2 / 5
     # Budgets in tokens: "first" is 5 tokens, "second" 3.
     got = span_metrics({"q": ["second", "first"]}, chunks, evidence, unit="token",
                        documents=documents, budget=7)
@@ -277,13 +320,33 @@ def test_token_unit_with_the_default_tokenizer():
     assert got.loc["q", "recall"] == approx(1.0)
 
 
-def test_token_unit_spreads_a_word_over_its_characters():
-    # One 16-letter word is 2 pieces; half of it is 1 token.
+def test_token_unit_places_each_token_where_it_starts():
+    # One 16-letter word is 2 pieces, "incompre" and "hensible": its first half holds 1.
     documents = {"d": "incomprehensible"}
-    chunks = [{"chunk_id": "half", "doc_id": "d", "start": 0, "end": 8}]
+    chunks = [{"chunk_id": "half", "doc_id": "d", "start": 0, "end": 8},
+              {"chunk_id": "late", "doc_id": "d", "start": 1, "end": 9}]
     evidence = {"q": [("d", 0, 16)]}
     got = span_metrics({"q": ["half"]}, chunks, evidence, unit="token", documents=documents)
-    assert got.loc["q", "recall"] == approx(0.5)
+    assert got.loc["q", "recall"] == 0.5
+    # [1, 9) holds the start of "hensible" (8), not that of "incompre" (0).
+    got = span_metrics({"q": ["late"]}, chunks, {"q": [("d", 0, 8)]}, unit="token",
+                       documents=documents)
+    assert got.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.5]
+
+
+def test_tokens_that_are_not_text_are_spread_evenly_over_their_word():
+    # A tokenizer of ids (as tiktoken's encode): 3 tokens for a 7-letter word start on its
+    # characters 0, 2 and 4 (floor(j * 7 / 3)); "abcdefg"[2:5] holds two of them.
+    documents = {"d": "abcdefg hij"}
+    chunks = [{"chunk_id": "c", "doc_id": "d", "start": 2, "end": 5}]
+    evidence = {"q": [("d", 0, 11)]}
+
+    def ids(word):
+        return [7, 8, 9] if len(word) == 7 else [1]
+
+    got = span_metrics({"q": ["c"]}, chunks, evidence, unit="token", tokenizer=ids,
+                       documents=documents).loc["q"]
+    assert (got["recall"], got["precision"]) == (2 / 4, 1.0)
 
 
 def test_any_callable_tokenizer():
@@ -560,6 +623,174 @@ def test_type_errors_name_the_value():
         span_metrics(RUN, CHUNKS, EVIDENCE, budget="100")
     with pytest.raises(InputValueError, match="budget must be a positive number"):
         span_metrics(RUN, CHUNKS, EVIDENCE, budget=0)
+
+
+NOT_EXACT = (r"is not exactly a float64, in which grades are compared \(it would be {}; whole "
+             r"numbers are exact up to 2\*\*53 = 9007199254740992\)")
+HUGE_GRADES = [
+    (2**63 - 1, "relevance 9223372036854775807 " + NOT_EXACT.format(2**63)),
+    (2**53 + 1, "relevance 9007199254740993 " + NOT_EXACT.format(2**53)),
+    ("9223372036854775807", "relevance 9223372036854775807 " + NOT_EXACT.format(2**63)),
+    (1e19, "relevance 10000000000000000000 does not fit a 64-bit integer"),
+    (-1e19, "relevance -10000000000000000000 does not fit a 64-bit integer"),
+    (1e300, r"relevance 100000000000000005250476025520442024870446858110815915491\.\.\. "
+            + "does not fit a 64-bit integer"),
+    (10**30, "relevance 1000000000000000000000000000000 does not fit a 64-bit integer"),
+    (np.uint64(2**64 - 1), "relevance 18446744073709551615 does not fit a 64-bit integer"),
+    (10**400, f"relevance 1{'0' * 56}\\.\\.\\. is too large for a float"),
+    ("nan", "relevance must be a finite number, got nan"),
+]
+
+
+@pytest.mark.parametrize(("grade", "message"), HUGE_GRADES)
+def test_grades_that_do_not_fit_are_refused_naming_the_row(grade, message):
+    # Issue 23, item 6: chunk_qrels cast float64 grades to int64, so 2**63 - 1, 1e19 and
+    # 1e300 all became -9223372036854775808 ("judged below 0"); 2**53 + 1 became 2**53.
+    evidence = [{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45, "relevance": 1},
+                {"query_id": "q2", "doc_id": "d1", "start": 0, "end": 5, "relevance": grade}]
+    for call in (lambda: chunk_qrels(CHUNKS, evidence),
+                 lambda: document_qrels(evidence),
+                 lambda: span_metrics(RUN, CHUNKS, evidence),
+                 lambda: ragmetrics.SpanJudgments(evidence)):
+        with pytest.raises(InputValueError, match=r"^evidence row 1 \(query_id 'q2'\): "
+                                                  + message + "$"):
+            call()
+    if grade != "nan":
+        with pytest.raises(InputValueError, match=r"^evidence row 0 \(query_id 'q2'\): "
+                                                  + message + "$"):
+            chunk_qrels(CHUNKS, {"q2": [("d1", 0, 5, grade)]})
+
+
+def test_a_nan_grade_in_a_span_is_refused_not_taken_for_an_empty_cell():
+    with pytest.raises(InputValueError, match=r"^evidence\['q2'\]: the span \('d1', 0, 5, nan\) "
+                                              r"has relevance nan, not a grade; give \(doc_id, "
+                                              r"start, end\) for a span of grade 1$"):
+        chunk_qrels(CHUNKS, {"q2": [("d1", 0, 5, math.nan)]})
+
+
+def test_grades_that_fit_are_kept_exactly():
+    evidence = {"q1": [("d1", 35, 45, 2**53)], "q2": [("d1", 0, 5, -(2**60))],
+                "q3": [("d1", 0, 5, 1e18)], "q4": [("d1", 0, 5, " 3 ")]}
+    qrels = chunk_qrels(CHUNKS, evidence)
+    assert qrels["relevance"].dtype == np.int64
+    assert qrels.groupby("query_id")["relevance"].first().to_dict() == {
+        "q1": 2**53, "q2": -(2**60), "q3": 10**18, "q4": 3}
+    assert document_qrels(evidence)["relevance"].tolist() == [2**53, -(2**60), 10**18, 3]
+    halves = chunk_qrels(CHUNKS, {"q1": [("d1", 35, 45, 0.5)]})
+    assert halves["relevance"].tolist() == [0.5, 0.5]
+
+
+def test_grades_in_files_name_the_line(tmp_path):
+    csv = tmp_path / "evidence.csv"
+    csv.write_text("query_id,doc_id,start,end,relevance\nq1,d1,35,45,2\n"
+                   "q2,d1,0,5,9223372036854775807\n")
+    with pytest.raises(FormatError, match=r"evidence\.csv, line 3: query_id 'q2': relevance "
+                                          r"9223372036854775807 is not exactly a float64"):
+        chunk_qrels(CHUNKS, csv)
+    jsonl = tmp_path / "evidence.jsonl"
+    jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'
+                     '{"query_id": "q2", "doc_id": "d1", "start": 0, "end": 5, '
+                     '"relevance": 1e300}\n')
+    with pytest.raises(FormatError, match=r"evidence\.jsonl, line 2: query_id 'q2': relevance "
+                                          r"100000000000000005250476025520442024870446858110815915491"
+                                          r"\.\.\. does not fit a 64-bit integer"):
+        document_qrels(jsonl)
+
+
+FITS = "{column} {value} does not fit a 64-bit integer"
+OFFSETS = [  # (value, error, message): every entry point, Python objects and files alike
+    (10**30, InputValueError, FITS.format(column="{column}", value=10**30)),
+    (2**63, InputValueError, FITS.format(column="{column}", value=2**63)),
+    (-(2**63) - 1, InputValueError, FITS.format(column="{column}", value=-(2**63) - 1)),
+    (1e30, InputValueError, FITS.format(column="{column}", value=int(1e30))),
+    (2**63 - 1, InputValueError, (r"end 9223372036854775807 is past 2\*\*62, further than any "
+                                  "text: positions are 64-bit integers")),
+    (1.5, InputValueError, "{column} must be an integer character offset, got 1.5"),
+    (True, InputTypeError, "{column} must be an integer character offset, got True"),
+    ("²", InputValueError, "{column} must be an integer character offset, got '²'"),
+    ("٣", InputValueError, "{column} must be an integer character offset, got '٣'"),
+]
+
+
+@pytest.mark.parametrize(("value", "error", "message"), OFFSETS)
+@pytest.mark.parametrize("column", ["start", "end"])
+def test_offsets_that_do_not_fit_are_input_errors_naming_the_row(value, error, message,
+                                                                  column):
+    # Issue 23, item 11: an offset of 10**30 raised a bare OverflowError, 2**63 was read
+    # as -2**63 ("start -9223372036854775808 is negative"), "²" a bare ValueError and "٣"
+    # was taken for 3.
+    span = {"start": 0, "end": 5, column: value}
+    chunks = [{"chunk_id": "a", "doc_id": "d1", "start": 0, "end": 40},
+              {"chunk_id": "z", "doc_id": "d1", **span}]
+    evidence = [{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45},
+                {"query_id": "q2", "doc_id": "d1", **span}]
+    text = message.format(column=column)
+    if column == "start" and value == 2**63 - 1:  # fits, but starts after the end
+        text = r"start 9223372036854775807 >= end 5"
+    for call, where in [
+            (lambda: span_metrics(RUN, chunks, EVIDENCE), r"chunks row 1 \(chunk_id 'z'\)"),
+            (lambda: chunk_qrels(CHUNKS, evidence), r"evidence row 1 \(query_id 'q2'\)"),
+            (lambda: span_metrics(RUN, CHUNKS, evidence, documents=DOCUMENTS),
+             r"evidence row 1 \(query_id 'q2'\)"),
+            (lambda: document_qrels({"q2": [("d1", span["start"], span["end"])]}),
+             r"evidence row 0 \(query_id 'q2'\)"),
+            (lambda: ragmetrics.SpanJudgments(evidence), r"evidence row 1 \(query_id 'q2'\)"),
+            (lambda: locate_chunks(pd.DataFrame(chunks), DOCUMENTS),
+             r"chunks row 1 \(chunk_id 'z'\)")]:
+        with pytest.raises(error, match=f"^{where}: {text}"):
+            call()
+
+
+def test_offsets_in_files_that_do_not_fit_name_the_line(tmp_path):
+    csv = tmp_path / "chunks.csv"
+    csv.write_text("chunk_id,doc_id,start,end\na,d1,0,40\nb,d1,0,99999999999999999999\n")
+    with pytest.raises(FormatError, match=r"chunks\.csv, line 3: chunk_id 'b': end "
+                                          r"99999999999999999999 does not fit a 64-bit integer$"):
+        span_metrics(RUN, csv, EVIDENCE)
+    jsonl = tmp_path / "evidence.jsonl"
+    jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'
+                     '{"query_id": "q2", "doc_id": "d1", "start": 1e30, "end": 5}\n')
+    with pytest.raises(FormatError, match=r"evidence\.jsonl, line 2: query_id 'q2': start "
+                                          r"1000000000000000019884624838656 does not fit"):
+        chunk_qrels(CHUNKS, jsonl)
+
+
+def test_offsets_of_an_unsigned_column_are_not_wrapped_around():
+    chunks = pd.DataFrame({"chunk_id": ["a", "b"], "doc_id": ["d1", "d1"],
+                           "start": np.array([0, 2**63], dtype=np.uint64),
+                           "end": np.array([5, 2**63 + 5], dtype=np.uint64)})
+    with pytest.raises(InputValueError, match=r"^chunks row 1 \(chunk_id 'b'\): start "
+                                              r"9223372036854775808 does not fit a 64-bit "
+                                              r"integer$"):
+        span_metrics(RUN, chunks, EVIDENCE)
+    fine = chunks.iloc[:1]
+    assert span_metrics({"q1": ["a"]}, fine, {"q1": [("d1", 0, 5)]}).loc["q1", "recall"] == 1
+
+
+def test_offsets_written_as_integer_text_are_read_exactly():
+    chunks = [{"chunk_id": "a", "doc_id": "d1", "start": " 30", "end": "+70"},
+              {"chunk_id": "b", "doc_id": "d1", "start": 70.0, "end": np.int8(100)}]
+    assert locate_chunks(chunks, DOCUMENTS).values.tolist() == [["a", "d1", 30, 70],
+                                                                 ["b", "d1", 70, 100]]
+
+
+def test_documents_too_long_for_64_bit_positions_are_refused():
+    # Two documents, each reaching 2**61 (the furthest end a chunk gives it): together
+    # past what a 64-bit position can hold, refused rather than wrapped around.
+    chunks = [{"chunk_id": "a", "doc_id": "d1", "start": 0, "end": 2**61},
+              {"chunk_id": "b", "doc_id": "d2", "start": 0, "end": 2**61}]
+    with pytest.raises(InputValueError, match=r"^the documents would take 4611686018427387906 "
+                                              r"positions \(the longest, 'd1', "
+                                              r"2305843009213693952 characters"):
+        span_metrics({"q1": ["a"]}, chunks, {"q1": [("d1", 0, 5)]})
+
+
+def test_a_huge_budget_is_no_limit_and_a_budget_past_floats_is_refused():
+    assert span_metrics(RUN, CHUNKS, EVIDENCE, budget=10**30).equals(
+        span_metrics(RUN, CHUNKS, EVIDENCE))
+    with pytest.raises(InputValueError, match=r"^budget is too large for a float: an integer "
+                                              r"of 401 digits$"):
+        span_metrics(RUN, CHUNKS, EVIDENCE, budget=10**400)
 
 
 def test_run_retrieving_unknown_chunks_is_an_error():

@@ -36,6 +36,7 @@ from ragmetrics import (
 )
 from ragmetrics.cli import main
 from ragmetrics.errors import (
+    BudgetWarning,
     CoverageWarning,
     EmptyRelevantWarning,
     NoRelevantChunkWarning,
@@ -350,16 +351,24 @@ def test_the_command_compares_the_demo_chunkings_end_to_end(capsys, tmp_path):
         args += ["--chunks", demo / "chunkings" / f"{name}.csv",
                  demo / "runs" / f"bm25_{name}.tsv"]
     report = tmp_path / "chunkings.md"
-    status, out, err = cli(capsys, *args, "--names", ",".join(chunkings), "--k", "5,10",
-                           "--metrics", "span_recall,span_iou,span_recall@budget=2000,recall",
-                           "--resamples", "2000", "--report", report)
-    assert status == 0, err
-    squad = load_span_dataset("support_demo")
-    expected = compare({name: squad.runs[name] for name in chunkings},
-                       evidence=squad.evidence["sentences"], documents=squad.documents,
-                       chunks={name: squad.chunkings[name] for name in chunkings},
-                       metrics=["span_recall", "span_iou", "span_recall@budget=2000",
-                                "recall@5", "recall@10"], n_resamples=2000)
+    # The 512-word windows are longer than 2,000 characters for most questions.
+    too_small = (r"^no chunk fits in the budget of 2000 characters for 62 of 72 queries with "
+                 r"evidence: their first-ranked chunk alone is longer \(the shortest of them "
+                 r"2101 characters\)")
+    # compare says which chunking the warning is about, among its notes.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BudgetWarning)
+        status, out, err = cli(capsys, *args, "--names", ",".join(chunkings), "--k", "5,10",
+                               "--metrics", "span_recall,span_iou,span_recall@budget=2000,recall",
+                               "--resamples", "2000", "--report", report)
+        assert status == 0, err
+        squad = load_span_dataset("support_demo")
+        expected = compare({name: squad.runs[name] for name in chunkings},
+                           evidence=squad.evidence["sentences"], documents=squad.documents,
+                           chunks={name: squad.chunkings[name] for name in chunkings},
+                           metrics=["span_recall", "span_iou", "span_recall@budget=2000",
+                                    "recall@5", "recall@10"], n_resamples=2000)
+    assert [w for w in expected.warnings if re.match(too_small.replace("^", "^window512: "), w)]
     assert out == expected.to_text() + "\n"
     text = report.read_text()
     tests = expected.tests
@@ -389,6 +398,51 @@ def test_the_command_on_squad_with_a_stricter_rule(capsys):
     assert status == 0, err
     assert "706 queries, 2 systems" in out
     assert "bm25_window512.tsv vs bm25_paragraph.tsv (baseline)" in out
+
+
+SQUAD_TOKENS = ["--evidence", DATA / "squad2_dev" / "evidence" / "answers.csv", "--documents",
+                DATA / "squad2_dev" / "documents.jsonl", "--unit", "token",
+                *(part for name in ("window128", "window256") for part in (
+                    "--chunks", DATA / "squad2_dev" / "chunkings" / f"{name}.csv",
+                    DATA / "squad2_dev" / "runs" / f"bm25_{name}.tsv")),
+                "--metrics", "span_recall@5,span_iou@5", "--resamples", "200"]
+
+
+def test_the_command_compares_token_metrics_on_squad(capsys):
+    # Issue 23, item 3: recall@5 in tokens was 1.0000000000120628 on 83 questions of
+    # window128, and the command exited 2, blaming the input for that rounding.
+    status, out, err = cli(capsys, *SQUAD_TOKENS)
+    assert status == 0, err
+    assert "706 queries, 2 systems" in out
+
+
+def test_a_computed_value_outside_its_bounds_is_a_bug_not_bad_input(capsys, monkeypatch):
+    # Should ragmetrics' own arithmetic ever pass a bound again, compare says it is a bug
+    # (exit 1), naming the metric, the system, the query and the value.
+    from ragmetrics.spans.metrics import SpanScorer
+
+    scores = SpanScorer.scores
+
+    def drifting(self, k=None, budget=None):
+        values = scores(self, k, budget)
+        values["recall"] = np.where(values["recall"] == 1.0, 1.0 + 2**-40, values["recall"])
+        return values
+
+    monkeypatch.setattr(SpanScorer, "scores", drifting)
+    squad = load_span_dataset("squad2_dev")
+    with pytest.raises(ArithmeticError) as caught:
+        compare({"w128": squad.runs["window128"]}, evidence=squad.evidence["answers"],
+                documents=squad.documents, chunks=squad.chunkings["window128"],
+                metrics=["span_recall@5"], n_resamples=100)
+    assert not isinstance(caught.value, ragmetrics.InputError)
+    assert re.fullmatch(
+        r"span_recall@5 of system 'w128' is 1\.0000000000009095 for query '[0-9a-f]{24}', "
+        r"outside its bounds \[0, 1\]: a bug in ragmetrics' own arithmetic, not in the "
+        r"input; please report it", str(caught.value)), caught.value
+    status, out, err = cli(capsys, *SQUAD_TOKENS)
+    assert (status, out) == (1, "")
+    assert err.startswith("ragmetrics: error: internal error (a bug in ragmetrics, not in your "
+                          "input): ArithmeticError: span_recall@5 of system ")
 
 
 def test_a_single_chunking_serves_positional_runs(capsys):
@@ -431,6 +485,16 @@ def _write(folder, name, text):
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end\nq01,faq,x,5\n"),
                    "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
      r"e\.csv, line 2: query_id 'q01': start must be an integer character offset, got 'x'"),
+    (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end\n"
+                                                    "q01,faq,0,99999999999999999999\n"),
+                   "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
+     (r"e\.csv, line 2: query_id 'q01': end 99999999999999999999 does not fit a 64-bit "
+      r"integer$")),
+    (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end,relevance\n"
+                                                    "q01,faq,0,5,1e300\n"),
+                   "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
+     (r"e\.csv, line 2: query_id 'q01': relevance 1000000000000000052504760255204420248704468"
+      r"5811081591549\d*\.\.\. does not fit a 64-bit integer$")),
     (lambda t, d: ["--evidence", d / "evidence" / "sentences.csv", "--documents",
                    d / "documents.jsonl", "--chunks",
                    _write(t, "c.csv", "chunk_id,doc_id,start,end\nc1,nowhere,0,5\n"),

@@ -679,7 +679,10 @@ def test_a_constant_difference_with_rounding_noise_is_constant():
     assert np.std(b - a) < ROUNDING * 0.9  # ... and far below the tolerance
     result = paired_t_test(a, b)
     assert (result.statistic, result.p_value) == (-math.inf, 0.0)
-    assert paired_effect_size(a, b).d_z == -math.inf
+    effect = paired_effect_size(a, b)
+    assert math.isnan(effect.d_z)  # no spread to divide by: undefined, and it says so
+    assert effect.warnings == (("every difference is -0.1: no spread to divide by, so d_z = "
+                                "mean / sd is undefined (NaN)"),)
     ci = paired_bootstrap(a, b)
     assert ci.low == ci.high == pytest.approx(-0.1, abs=1e-15)
     # A difference that is only rounding is a tie, not a win.
@@ -757,8 +760,14 @@ def test_effect_size_is_t_over_root_n():
 
 def test_effect_size_degenerate_cases():
     assert paired_effect_size([0.5, 0.5], [0.5, 0.5]).d_z == 0.0
-    assert paired_effect_size([0.5, 0.25], [0.25, 0.0]).d_z == -math.inf  # exact -0.25s
-    assert math.isnan(paired_effect_size([0.5], [0.7]).d_z)
+    exact = paired_effect_size([0.5, 0.25], [0.25, 0.0])  # exactly -0.25 twice
+    assert math.isnan(exact.d_z)
+    assert (exact.losses, exact.share_better) == (2, 0.0)
+    assert "every difference is -0.25" in exact.warnings[0]
+    one = paired_effect_size([0.5], [0.7])
+    assert math.isnan(one.d_z)
+    assert one.warnings[0].startswith("one query")
+    assert paired_effect_size([0.5, 0.5], [0.5, 0.5]).warnings == ()
     assert paired_effect_size([0.5, 0.5, 0.5], [0.75, 0.25, 0.5]).d_z == 0.0  # mean 0
 
 

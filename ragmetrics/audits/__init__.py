@@ -88,8 +88,8 @@ class JudgmentAudit:
         for label, value in a.to_dict().items():
             if isinstance(value, int):
                 shown = f"{value:d}"
-            elif math.isnan(value):  # chance agreement is already perfect
-                shown = "n/a (one label throughout: chance agrees fully)"
+            elif math.isnan(value):
+                shown = f"n/a ({_why_not_a_number(a)})"
             else:
                 shown = f"{value:.4f}"
             lines.append(f"  {label:<{width}}  {shown}")
@@ -107,6 +107,15 @@ class JudgmentAudit:
 
     def __repr__(self) -> str:
         return self.to_text()
+
+
+def _why_not_a_number(agreement: JudgmentAgreement) -> str:
+    """Why a number of the agreement is NaN: nothing to measure it on, or nothing beyond
+    chance to measure (every pair both judged carries one and the same label, so chance
+    agreement is already perfect and kappa is 0 / 0)."""
+    if agreement.n_both == 0:
+        return "no pair judged by both"
+    return "one label throughout: chance agrees fully"
 
 
 def audit(qrels_a, qrels_b, runs: Mapping | None = None, *, metric: str = "ndcg@10",

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import InputValueError
+from ..errors import InputTypeError, InputValueError
 from ..evaluation.inputs import check_same_kinds, qrels_columns
 from ..validation import check_choice, check_relevance_level
 
@@ -92,20 +92,129 @@ def _table(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return categories, table.astype(np.float64)
 
 
+def _labels(values, name: str) -> np.ndarray:
+    """``values`` as a 1-D array of labels, every one given (no None, NaN or infinity).
+
+    A list keeps its items as they are (``1`` and ``"1"`` are two labels); any other
+    iterable is read item by item, a string too (``"aabb"``: four labels).
+    """
+    if not isinstance(values, (np.ndarray, pd.Series, pd.Index)):
+        # Objects, so that NumPy makes no text of the numbers in a list with text in it.
+        values = pd.Series(list(values), dtype=object)
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise InputValueError(
+            f"{name} must be a 1-D sequence of labels, got an array of shape {array.shape}")
+    if array.dtype.kind in "fc":
+        missing = ~np.isfinite(array)
+    elif array.dtype.kind == "O":
+        missing = np.array([_not_given(v) for v in array], dtype=bool)
+    else:  # bool, int, text, dates: every value is given
+        return array
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        label = array[i].item() if isinstance(array[i], np.generic) else array[i]
+        raise InputValueError(
+            f"{name}[{i}] is {label!r}: every label must be given (a category or a "
+            "finite number)")
+    return array
+
+
+def _not_given(value) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    return isinstance(value, (float, np.floating)) and not math.isfinite(value)
+
+
+def _first_unhashable(a: np.ndarray, b: np.ndarray) -> tuple[str, int, object]:
+    for name, labels in (("a", a), ("b", b)):
+        for i, label in enumerate(labels):
+            try:
+                hash(label)
+            except TypeError:
+                return name, i, label
+    raise AssertionError("pandas refused labels that all hash")  # not reached
+
+
 def cohen_kappa(a, b) -> float:
     r"""Cohen's kappa of two raters' labels on the same items (unweighted).
+
+    .. math:: \kappa = \frac{p_o - p_e}{1 - p_e}
+
+    :math:`p_o` is the share of items both raters gave the same label; :math:`p_e` the
+    share they would agree on by chance, each labelling at their own rates:
+    :math:`p_e = \sum_\ell p_a(\ell)\, p_b(\ell)`. 1 is full agreement, 0 what chance
+    gives, below 0 worse than chance. This is the one definition in ragmetrics
+    (:func:`ragmetrics.teaching.cohen_kappa` is this function); it equals
+    :func:`sklearn.metrics.cohen_kappa_score` wherever that is defined.
+
+    Parameters
+    ----------
+    a, b : sequence
+        The two raters' labels of the same items, in the same order: any hashable
+        labels (``"yes"``/``"no"``, booleans, grades), as lists, arrays or Series
+        (read by position). A string is a sequence of one-character labels.
+
+    Returns
+    -------
+    float
+        Kappa; NaN where it is undefined (0 / 0):
+
+        - **one label throughout** (both raters give every item the same label):
+          :math:`p_o = p_e = 1`. Agreement is perfect, but chance alone would have
+          given it, so the data hold no evidence of agreement *beyond* chance, which
+          is what kappa measures. 1 would claim the raters agree beyond chance;
+          0 would claim they do not; neither can be known. scikit-learn's
+          ``cohen_kappa_score`` gives NaN too (with a warning); Krippendorff's alpha
+          is undefined there as well.
+        - **no items**: nothing to measure.
+
+        A NaN comes without a warning: it is the answer, and it carries on into any
+        mean of it. :func:`judgment_agreement` and ``ragmetrics audit`` say which case
+        it is.
+
+    Raises
+    ------
+    InputValueError
+        If ``a`` and ``b`` differ in length or are not 1-D, or a label is missing
+        (None, NaN, infinity), naming the first.
+    InputTypeError
+        If a label cannot be hashed (a list, say), naming the first.
 
     Examples
     --------
     >>> cohen_kappa([1, 1, 0, 0, 1, 0], [1, 0, 0, 0, 1, 0])   # agree on 5 of 6
     0.6666666666666667
+    >>> cohen_kappa("abab", "aabb")   # p_o = 1/2, p_e = 1/2: chance level
+    0.0
 
-    NaN when both raters use one same label throughout (chance already agrees fully).
+    Manning, Raghavan & Schütze's example (*Introduction to Information Retrieval*,
+    table 8.2): 400 documents, judged relevant by both 300 times, by neither 70 times,
+    and 20 + 10 times by one only. :math:`p_o = 370/400 = 0.925`; the first says "yes"
+    320 times, the second 310, so :math:`p_e = 0.8 \cdot 0.775 + 0.2 \cdot 0.225 = 0.665`.
+
+    >>> first = ["yes"] * 300 + ["yes"] * 20 + ["no"] * 10 + ["no"] * 70
+    >>> second = ["yes"] * 300 + ["no"] * 20 + ["yes"] * 10 + ["no"] * 70
+    >>> round(cohen_kappa(first, second), 3)
+    0.776
+
+    >>> cohen_kappa(["no"] * 4, ["no"] * 4)   # one label throughout: undefined
+    nan
     """
-    a, b = _pair(a, b)
-    categories, table = _table(a, b)
-    weights = 1.0 - np.eye(len(categories))
-    return _kappa_from_table(table, weights)
+    a, b = _labels(a, "a"), _labels(b, "b")
+    if len(a) != len(b):
+        raise InputValueError(
+            f"a and b must label the same items: a has {len(a)} labels, b has {len(b)}")
+    try:
+        codes, categories = pd.factorize(np.concatenate([a, b]))
+    except TypeError:  # an unhashable label (a list, say)
+        name, i, label = _first_unhashable(a, b)
+        raise InputTypeError(
+            f"{name}[{i}] is {label!r}: a label must be hashable (a str, a number, a bool)"
+        ) from None
+    k = len(categories)
+    table = np.bincount(codes[: len(a)] * k + codes[len(a):], minlength=k * k).reshape(k, k)
+    return _kappa_from_table(table.astype(np.float64), 1.0 - np.eye(k))
 
 
 def weighted_kappa(a, b, *, weights: str = "linear") -> float:
@@ -224,6 +333,7 @@ class JudgmentAgreement:
     ----------
     n_both : int
         Pairs (query, doc) judged by both sets: the pairs the coefficients are about.
+        With none, ``agreement`` and the three coefficients are NaN.
     only_a, only_b : int
         Pairs judged by one set only.
     relevance_level : float
@@ -231,11 +341,12 @@ class JudgmentAgreement:
     agreement : float
         The share of pairs both judged with the same binary label (relevant or not).
     kappa : float
-        Cohen's kappa of the binary labels.
+        Cohen's kappa of the binary labels; NaN when every pair both judged carries one
+        and the same label (:func:`cohen_kappa`).
     weighted_kappa : float
-        Cohen's weighted kappa of the grades (``weights``).
+        Cohen's weighted kappa of the grades (``weights``); NaN on one grade throughout.
     alpha : float
-        Krippendorff's alpha of the grades (``alpha_level``).
+        Krippendorff's alpha of the grades (``alpha_level``); NaN on one grade throughout.
     weights, alpha_level : str
     confusion : pandas.DataFrame
         Counts of pairs by grade in A (rows) and grade in B (columns).

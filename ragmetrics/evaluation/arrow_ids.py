@@ -167,8 +167,12 @@ def _mix(h: np.ndarray) -> np.ndarray:
 def text_hashes(array: pa.Array) -> np.ndarray:
     """A 64-bit hash of each string of a ``large_string`` array, from its bytes (int64).
 
-    Each id is read as 64-bit words from its offset, two aligned loads and shifts per
-    word, masked to its length; rows shorter than a word take no part in the next one.
+    Each id's first :data:`_HEAD` bytes are read as 64-bit words from its offset, two
+    aligned loads and shifts per word, masked to its length, and chained into the hash
+    word by word, one NumPy step per word position over the rows that long; rows shorter
+    than a word take no part in the next one. The bytes past :data:`_HEAD` of a longer id
+    (rare) are hashed by :func:`_tail_sums`, so the time grows with the bytes hashed, not
+    with the longest id times the rows.
 
     Examples
     --------
@@ -195,23 +199,72 @@ def text_hashes(array: pa.Array) -> np.ndarray:
     h = _mix(lengths.astype(np.uint64) * _WORD)
     longest = int(lengths.max())
     rows = None  # all rows for the first word
-    for at in range(0, max(longest, 1), 8):
+    for at in range(0, max(min(longest, _HEAD), 1), 8):
         if at:
             rows = np.flatnonzero(lengths > at)
         position = (starts if rows is None else starts[rows]) + at
-        index = position >> 3
-        shift = (position & 7).astype(np.uint64) * np.uint64(8)
-        word = words[index] >> shift
-        # The next word's low bytes complete an unaligned load (none if aligned).
-        carry = words[index + 1] << (np.uint64(64) - shift)
-        carry[shift == 0] = 0
-        word |= carry
         left = (lengths if rows is None else lengths[rows]) - at
-        word &= _LOW_BYTES[np.minimum(left, 8)]
+        word = _load(words, position, left)
         if rows is None:
             h ^= word * _WORD
             h = _mix(h)
         else:
             part = h[rows] ^ (word * _WORD)
             h[rows] = _mix(part)
+    if longest > _HEAD:
+        rows = np.flatnonzero(lengths > _HEAD)
+        h[rows] = _mix(h[rows] + _tail_sums(words, starts[rows] + _HEAD, lengths[rows] - _HEAD))
     return h.view(np.int64)
+
+
+#: Bytes of an id chained into its hash word by word; the rest are summed (_tail_sums).
+_HEAD = 64
+#: Words of long ids' tails hashed in one NumPy step (bounds the memory: 8 MiB a column).
+_TAIL_CHUNK = 1 << 20
+_PLACE = np.uint64(0xD6E8FEB86659FD93)
+
+
+def _load(words: np.ndarray, position: np.ndarray, left: np.ndarray) -> np.ndarray:
+    """The 8 bytes at each byte ``position`` of ``words``' bytes, as a little-endian
+    word, masked to the ``left`` bytes that belong to the id (all 8 if more are left)."""
+    index = position >> 3
+    shift = (position & 7).astype(np.uint64) * np.uint64(8)
+    word = words[index] >> shift
+    # The next word's low bytes complete an unaligned load (none if aligned).
+    carry = words[index + 1] << (np.uint64(64) - shift)
+    carry[shift == 0] = 0
+    word |= carry
+    word &= _LOW_BYTES[np.minimum(left, 8)]
+    return word
+
+
+def _tail_sums(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """For each byte range (``starts``, ``lengths``: every length above 0), the sum
+    modulo :math:`2^{64}` of its words each mixed with its place in the range.
+
+    A sum needs no order, so the words of every range are one flat array, taken a chunk
+    at a time (:data:`_TAIL_CHUNK` words): the work is one pass over the bytes, however
+    they are shared among the ranges.
+
+    Examples
+    --------
+    >>> words = np.zeros(8, np.uint64)
+    >>> words.view(np.uint8)[:24] = np.frombuffer(b"abcdefghabcdefgh12345678", np.uint8)
+    >>> sums = _tail_sums(words, np.array([0, 8, 0]), np.array([8, 8, 16]))
+    >>> bool(sums[0] == sums[1]), bool(sums[2] != sums[0])  # same bytes, same place
+    (True, True)
+    """
+    counts = (lengths + 7) >> 3  # words in each range
+    ends = np.cumsum(counts)
+    sums = np.zeros(len(starts), np.uint64)
+    for begin in range(0, int(ends[-1]), _TAIL_CHUNK):
+        flat = np.arange(begin, min(begin + _TAIL_CHUNK, int(ends[-1])))
+        owner = np.searchsorted(ends, flat, side="right")  # the range of each word
+        place = flat - (ends - counts)[owner]  # the word's number within its range
+        word = _load(words, starts[owner] + 8 * place, lengths[owner] - 8 * place)
+        value = _mix((word * _WORD) ^ ((place.astype(np.uint64) + np.uint64(1)) * _PLACE))
+        # The words of one range are adjacent: one sum per run of equal owners.
+        cut = np.flatnonzero(np.diff(owner)) + 1
+        total = np.add.reduceat(value, np.r_[0, cut])
+        sums[owner[np.r_[0, cut]]] += total
+    return sums

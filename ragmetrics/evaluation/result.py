@@ -177,7 +177,9 @@ def _geometric_mean(frame: pd.DataFrame) -> pd.Series:
     """exp(mean(log(max(v, 1e-5)))) of each column, NaNs left out (trec_eval's gm_map)."""
     with np.errstate(divide="ignore"):
         logs = np.log(np.maximum(frame.to_numpy(np.float64), GEOMETRIC_FLOOR))
-    means = np.nanmean(logs, axis=0) if len(frame) else np.full(frame.shape[1], np.nan)
+    # A column of NaNs only (every query skipped) has no mean: NaN, as frame.mean says.
+    counts = (~np.isnan(logs)).sum(axis=0)
+    means = np.where(counts > 0, np.nansum(logs, axis=0) / np.maximum(counts, 1), np.nan)
     return pd.Series(np.exp(means), index=frame.columns, dtype=np.float64)
 
 

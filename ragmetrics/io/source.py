@@ -12,12 +12,11 @@ Two promises every reader builds on:
   ``\\r`` (old Mac files), and every line counts, blank ones included, so ``line 12`` is
   line 12 on screen. A file must be UTF-8; a leading byte-order mark is dropped.
 
-A large uncompressed file is mapped into memory for the fast parsers (:attr:`Source.buffer`)
-rather than read: its pages are the operating system's cache, not fresh memory that a
-copy would fill (on the machine measured, reading a 58 MB CSV file took 30-90 ms, mapping
-it next to none, and Arrow parsed it as fast from the map). The file must then stay as it
-is while it is read: a file cut short under the reader ends the process (SIGBUS), as
-with any memory-mapped reader.
+- **A file read whole, or not at all.** A file is read into memory in one go and checked
+  against itself: if it shrank, grew or was written while it was read (a run being
+  rewritten with ``cmd > run``), the read is refused with an error naming the file, never
+  parsed half-written. (Files are not memory-mapped: a mapped file cut short under the
+  reader ends the process with SIGBUS, before any error can be said.)
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
-import mmap
 import os
 import re
 import stat
@@ -38,18 +36,17 @@ from ..errors import FormatError
 
 __all__ = [
     "COMPRESSION_SUFFIXES",
-    "MAP_FROM",
     "ReadOnce",
     "Source",
     "compression_of",
     "decompressed",
     "is_stream",
-    "map_or_read",
     "open_source",
     "path_name",
     "read_bytes",
     "read_once",
     "read_stdin",
+    "read_whole",
     "without_compression_suffix",
 ]
 
@@ -58,9 +55,6 @@ COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
 
 _LINE_BREAK = re.compile(r"\r\n?")
 
-#: Files of this many bytes or more are mapped into memory (:func:`map_or_read`); below
-#: it, reading takes no longer than mapping.
-MAP_FROM = 1 << 20
 _BOM = b"\xef\xbb\xbf"  # UTF-8 byte-order mark, e.g. from Excel
 
 # First bytes of each compressed format. None of them can begin a UTF-8 text file, but
@@ -89,7 +83,7 @@ def without_compression_suffix(path) -> Path:
 def read_bytes(path) -> bytes:
     """The file's bytes, decompressed if they are gzip, bzip2, xz or Zstandard data."""
     name = os.fspath(path)
-    raw = Path(path).read_bytes()
+    raw = read_whole(path)
     kind = compression_of(raw)
     if kind is None:
         return raw
@@ -109,25 +103,43 @@ def read_bytes(path) -> bytes:
         ) from None
 
 
-def map_or_read(path) -> bytes | mmap.mmap:
-    """The file's bytes as :func:`read_bytes` gives them, or, for a regular file of
-    :data:`MAP_FROM` bytes or more that is neither compressed nor starts with a UTF-8
-    byte-order mark, the file mapped into memory, read-only.
+def read_whole(path) -> bytes:
+    """The file's bytes as they are, read in one go, and refused if the file changed
+    while it was read.
 
-    A map has ``len``, slices (copies, as ``bytes``), ``find``, ``rfind`` and the buffer
-    protocol (``memoryview``, ``numpy.frombuffer``, ``pyarrow.py_buffer``: no copy), and
-    none of the other methods of ``bytes``. It is unmapped when the last reference to it
-    (a view of it included) goes.
+    A regular file is stated before and after the read: a read that came up short, or a
+    size or modification time that moved, means another program was writing the file (a
+    run rewritten with ``cmd > run`` is first cut to nothing, then written again), and
+    the bytes are a mix of two versions. That is a :class:`~ragmetrics.FormatError`
+    naming the file. A pipe or a terminal (``/dev/stdin``, a FIFO) is read to its end.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = path.write_bytes(b"q1 Q0 d1 1 2.5 bm25\\n")
+    >>> read_whole(path)
+    b'q1 Q0 d1 1 2.5 bm25\\n'
     """
     with open(path, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if stat.S_ISREG(info.st_mode) and info.st_size >= max(MAP_FROM, 1):  # none empty
-            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-            start = mapped[:16]
-            if compression_of(start) is None and not start.startswith(_BOM):
-                return mapped
-            mapped.close()
-    return read_bytes(path)
+        before = os.fstat(handle.fileno())
+        data = _read_to_end(handle)
+        if stat.S_ISREG(before.st_mode):
+            after = os.fstat(handle.fileno())
+            moved = (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns)
+            if moved or len(data) != before.st_size:
+                raise FormatError(
+                    f"changed while it was read ({before.st_size:,} bytes when opened, "
+                    f"{len(data):,} read, {after.st_size:,} now): another program is writing "
+                    "it; read it again once it is complete",
+                    path=os.fspath(path),
+                )
+    return data
+
+
+def _read_to_end(handle) -> bytes:
+    """``handle.read()``: a name of its own so that a test can cut the file mid-read."""
+    return handle.read()
 
 
 def _zstd_decompress(raw: bytes, name: str) -> bytes:
@@ -149,9 +161,9 @@ def _zstd_decompress(raw: bytes, name: str) -> bytes:
 class Source:
     """A file's bytes, decompressed, and its text, decoded when first asked for.
 
-    A fast parser reads :attr:`buffer` (the bytes, without a byte-order mark; for a
-    large file, mapped into memory) and never needs the text; the line scan and the error
-    messages read :attr:`data`, :attr:`text` and :meth:`lines`, which raise
+    A fast parser reads :attr:`data` (the bytes, without a byte-order mark) and never
+    needs the text; the line scan and the error messages read :attr:`text` and
+    :meth:`lines` too, which raise
     :class:`~ragmetrics.FormatError` for bytes that are not UTF-8.
 
     Attributes
@@ -166,9 +178,7 @@ class Source:
     def __init__(self, path) -> None:
         self.name = os.fspath(path)
         self._path = path
-        found = map_or_read(path)
-        self._map: mmap.mmap | None = found if isinstance(found, mmap.mmap) else None
-        self._data: bytes | None = None if self._map is not None else self._without_bom(found)
+        self._data: bytes | None = self._without_bom(read_bytes(path))
         self._text: str | None = None
         self._normalized: str | None = None
         self._lines: list[str] | None = None
@@ -179,7 +189,7 @@ class Source:
         ``first_line``: errors name the file and its line numbers."""
         source = cls.__new__(cls)
         source.name, source._path, source.first_line = name, None, first_line
-        source._part, source._map = data, None
+        source._part = data
         source._data, source._text, source._normalized, source._lines = data, None, None, None
         return source
 
@@ -196,23 +206,14 @@ class Source:
     def data(self) -> bytes:
         """The file's bytes, decompressed, without a leading UTF-8 byte-order mark (read
         again after :meth:`release`)."""
-        if self._data is None:  # from the map if there is one: no second read
-            self._data = self._map[:] if self._map is not None else self._read()
+        if self._data is None:
+            self._data = self._read()
         return self._data
 
-    @property
-    def buffer(self) -> bytes | mmap.mmap:
-        """:attr:`data`, or the same bytes as the file mapped into memory (see
-        :func:`map_or_read`): for the fast parsers, which use ``len``, slices, ``find``,
-        ``rfind`` and the buffer protocol only."""
-        if self._map is not None:
-            return self._map
-        return self.data
-
     def release(self) -> None:
-        """Let the bytes (or the map) go once a fast parser has its columns, so that the
-        rest of the read takes less memory; an error's line then reads the file again."""
-        self._data = self._map = None
+        """Let the bytes go once a fast parser has its columns, so that the rest of the
+        read takes less memory; an error's line then reads the file again."""
+        self._data = None
 
     @property
     def text(self) -> str:

@@ -40,9 +40,9 @@ from .checks import MISSING, WHITESPACE, Bad, Column
 from .source import (
     ReadOnce,
     Source,
-    map_or_read,
     open_source,
     path_name,
+    read_bytes,
     read_once,
     without_compression_suffix,
 )
@@ -213,7 +213,7 @@ def fast_csv(source: Source, delimiter: str, numbers: tuple[str, ...] = ()) -> T
     no line break inside the header, and only quotes that open and close whole fields
     (:func:`_plain_quotes`); anything else is left to :func:`parse_csv`.
     """
-    data = source.buffer  # bytes, or the file mapped into memory: find, not ``in``
+    data = source.data
     if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
         return None
     found = _header(data, delimiter)
@@ -328,7 +328,7 @@ def fast_jsonl(source: Source) -> Table | None:
     import pyarrow as pa
     import pyarrow.json as pj
 
-    data = source.buffer
+    data = source.data
     lines = _object_lines(data)
     if lines is None or not is_utf8(data):
         return None
@@ -461,8 +461,8 @@ def parse_parquet(path, *, fast: bool = False) -> Table:
         raise FormatError("reading .parquet files needs pyarrow (pip install pyarrow)",
                           path=name) from None
     path = read_once(path)
-    # Decompressed, if the file is; else maybe mapped.
-    data = path.data if isinstance(path, ReadOnce) else map_or_read(path)
+    # Decompressed, if the file is.
+    data = path.data if isinstance(path, ReadOnce) else read_bytes(path)
     try:
         table = pq.read_table(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as error:

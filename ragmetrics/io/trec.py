@@ -13,7 +13,6 @@ columns; only if that split raises a doubt does a line-by-line scan (the definit
 
 from __future__ import annotations
 
-import mmap
 import re
 from collections.abc import Callable
 
@@ -40,7 +39,8 @@ from .checks import Bad, check_together, earliest, integers_from_text, numbers_f
 from .frames import RUN_DUPLICATES, refuse_repeated_pairs
 from .source import Source, open_source
 
-__all__ = ["COMMENT", "FAST_PARSE_FROM", "read_trec_qrels", "read_trec_run", "split_fast", "split_slowly"]
+__all__ = ["COMMENT", "FAST_PARSE_FROM", "read_trec_qrels", "read_trec_run", "split_fast",
+           "split_slowly"]
 
 _FIELD = re.compile(r"[^ \t\r\f\v]+")
 #: A line whose first character other than whitespace is this is a comment, skipped as a
@@ -84,7 +84,7 @@ _SEPARATOR_BYTES = byte_set(_SEPARATORS)
 _TO_SPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
-def _split_arrow(data: bytes | mmap.mmap, n_fields: int, narrow: tuple[int, ...] = ()):
+def _split_arrow(data: bytes, n_fields: int, narrow: tuple[int, ...] = ()):
     """(the fields as Arrow columns, whether the text was squeezed), or None.
 
     Arrow splits on one delimiter, not on runs of whitespace. So a file is split on its
@@ -96,7 +96,6 @@ def _split_arrow(data: bytes | mmap.mmap, n_fields: int, narrow: tuple[int, ...]
     ``narrow``: the fields read as numbers (see :func:`read_delimited`).
     """
     # NUL is left to the scan, as is text that is not UTF-8 (the scan says where).
-    # (``find``, not ``in``: ``data`` may be a file mapped into memory, see Source.buffer.)
     if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
         return None
     data = _prepared(data, squeezed=False)
@@ -108,7 +107,7 @@ def _split_arrow(data: bytes | mmap.mmap, n_fields: int, narrow: tuple[int, ...]
         tokens = _tokens(columns, trim=padded)
         if tokens is not None:
             return None if hashes and _has_comment(tokens) else (tokens, False)
-    columns = read_delimited(_squeeze(data[:]), " ", n_fields, coded=_CODED, narrow=narrow)
+    columns = read_delimited(_squeeze(data), " ", n_fields, coded=_CODED, narrow=narrow)
     tokens = None if columns is None else _tokens(columns, trim=False)
     return None if tokens is None or (hashes and _has_comment(tokens)) else (tokens, True)
 
@@ -121,12 +120,12 @@ def _has_comment(tokens) -> bool:
     return bool(pc.any(pc.starts_with(first, COMMENT, memory_pool=memory_pool())).as_py())
 
 
-def _prepared(data: bytes | mmap.mmap, *, squeezed: bool) -> bytes | mmap.mmap:
+def _prepared(data: bytes, *, squeezed: bool) -> bytes:
     """The text as Arrow splits it: line breaks written \\n, and squeezed if asked (as
     ``bytes``; else ``data`` itself if it needs no change)."""
     if data.find(b"\r") >= 0:  # \r\n and a lone \r end a line, as \n does
-        data = data[:].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    return _squeeze(data[:]) if squeezed else data
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return _squeeze(data) if squeezed else data
 
 
 # The second field (Q0, the iteration), which is never read: Arrow keeps it as codes.
@@ -230,9 +229,9 @@ def _read_trec(
     """The frame of the kept columns, checked; ``repeats`` ("judged" or "listed"): refuse
     a (query, doc) pair on two lines, in the words of judgments or of a run."""
     source = path if isinstance(path, Source) else open_source(path)
-    if len(source.buffer) >= FAST_PARSE_FROM:
+    if len(source.data) >= FAST_PARSE_FROM:
         numbers = tuple(layout.index(name) for name, convert in keep.items() if convert)
-        split = _split_arrow(source.buffer, len(layout), numbers)
+        split = _split_arrow(source.data, len(layout), numbers)
         if split is not None:
             columns, squeezed = split
             source.release()  # the columns hold the text now

@@ -55,6 +55,8 @@ class Param:
     ``"count"`` (a whole number from 1 to 2**63 - 1),
     ``"optional"`` (a number, or None for "from the data"), ``"numbers"`` (one or more
     numbers, positional ones gathered) and ``"grade_map"`` (``grade=value`` entries).
+    ``within``: the closed range a grade map's values must lie in (ERR's stopping
+    chances: ``(0, 1)``), or None for any finite number.
     """
 
     name: str
@@ -62,6 +64,7 @@ class Param:
     kind: str
     doc: str
     positional: bool = False
+    within: tuple[float, float] | None = None
 
 
 def _number(text: str, where: str, name: str) -> float:
@@ -83,6 +86,13 @@ def _check(param: Param, value, where: str):
             raise InputValueError(f"{where}: {param.name} needs at least one number")
         return values
     if kind == "grade_map":
+        if param.within is not None:
+            low, high = param.within
+            for grade, entry in value:
+                if not low <= entry <= high:
+                    raise InputValueError(
+                        f"{where}: the value of grade {grade:g} must lie between {low:g} "
+                        f"and {high:g} ({param.doc}), got {entry:g}")
         return value
     if kind == "optional" and value is None:
         return None

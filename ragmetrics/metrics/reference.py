@@ -967,6 +967,10 @@ def err_at_k(
     if max_grade is None:
         max_grade = max([0.0, *q.grades.values()])
     named = dict(chances)
+    for grade, chance in named.items():
+        if not 0 <= chance <= 1:
+            raise InputValueError(f"err_at_k: the stopping chance of grade {grade:g} must "
+                                  f"lie between 0 and 1, got {chance:g}")
     value, going_on = 0.0, 1.0
     top = q.ranking if k is None else q.ranking[:k]
     for rank, doc in enumerate(top, start=1):
@@ -1434,10 +1438,12 @@ def num_q(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
 def relstring(retrieved: Iterable, relevant: Any, length: int = 10, *,
               relevance_level: float = 1, empty_relevant: str = "zero",
-              duplicates: str = "error") -> str:
+              duplicates: str = "error") -> str | None:
     """trec_eval's ``relstring``: the judgments of the top ``length`` docs, a character
     each: the grade (0-9, ``>`` above 9), ``-`` for a doc not judged, ``.`` for one
-    judged below 0 (``?`` for a grade that is not a whole number).
+    judged below 0 (``?`` for a grade that is not a whole number). A text has no value
+    for a policy to give: a query with no relevant doc has its text, but None when
+    ``empty_relevant="skip"`` leaves it out (and an error under ``"error"``).
 
     Examples
     --------
@@ -1447,6 +1453,8 @@ def relstring(retrieved: Iterable, relevant: Any, length: int = 10, *,
     '2-'
     """
     q = _Judged(retrieved, relevant, relevance_level, duplicates)
+    if _if_empty(q, empty_relevant, article_value=0.0) is not None and empty_relevant == "skip":
+        return None
 
     def character(doc) -> str:
         if doc not in q.grades:

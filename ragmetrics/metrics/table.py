@@ -322,7 +322,8 @@ def _rows() -> tuple[MetricInfo, ...]:
             cutoff="optional", kernel=graded.err, reference=ref.err_at_k,
             params=(Param("max_grade", None, "optional", "g_max (default: the highest "
                           "grade judged, over all queries)"),
-                    Param("chances", (), "grade_map", "grade=chance pairs")),
+                    Param("chances", (), "grade_map", "grade=chance pairs",
+                          within=(0.0, 1.0))),
             curves=True,
         ),
         MetricInfo(
@@ -379,7 +380,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             question="How many queries are scored?",
             description="1 per query; summed, the number of queries",
             cutoff="none", kernel=sets.num_q, reference=ref.num_q, summary="sum",
-            of_the_query=True, upper_bound=_INF, trec_eval=("num_q",),
+            of_the_query=True, article_value=1.0, upper_bound=_INF, trec_eval=("num_q",),
         ),
         MetricInfo(
             name="num_ret", pretty_name="Retrieved",
@@ -515,6 +516,25 @@ class MetricSpec:
         if any(p.kind == "grade_map" and v for p, (_, v) in self._written_params()):
             needs = needs | _JUDGED
         return needs
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The range this metric's values can take with these parameters: the row's
+        ``(lower_bound, upper_bound)``, but with no lower bound when a gain map gives a
+        grade a negative gain (a doc of that grade retrieved pulls DCG, and so nDCG, G
+        and RBP, below 0, as in trec_eval).
+
+        Examples
+        --------
+        >>> MetricSpec("ndcg", 10).bounds, parse_metric("ndcg(2=-3)@10").bounds
+        ((0.0, 1.0), (-inf, 1.0))
+        """
+        low, high = self.info.lower_bound, self.info.upper_bound
+        if self.info.uses_gains and any(
+                p.kind == "grade_map" and any(gain < 0 for _, gain in value)
+                for p, (_, value) in self._written_params()):
+            low = -_INF
+        return low, high
 
     def _written_params(self):
         by_name = {p.name: p for p in self.info.params}

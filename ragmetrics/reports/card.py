@@ -71,7 +71,8 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "patterns); a verdict those bounds leave open is resampled further, and called "
         "undecided if still open at the cap",
         "effect size": "d_z = mean(d) / sd(d) of the per-query differences d (paired; not "
-        "Cohen's d of two groups, so no small/medium/large)",
+        "Cohen's d of two groups, so no small/medium/large); n/a where every query differs "
+        "by the same non-zero amount (no spread to divide by)",
         "correction": _CORRECTION[c.correction] + ", over all metrics x pairs",
         "versions": f"ragmetrics {ragmetrics.__version__}, numpy {np.__version__}, "
         f"pandas {pd.__version__}, matplotlib {_version_of('matplotlib')}, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ..evaluation import Evaluation
-from ..safe_text import spreadsheet_cell
+from ..safe_text import csv_field, spreadsheet_cell
 from .output_files import write_atomic
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
@@ -47,11 +48,47 @@ def per_query_frame(comparison: Comparison | Mapping[str, Evaluation]) -> pd.Dat
 def write_per_query_csv(comparison: Comparison | Mapping[str, Evaluation], path) -> Path:
     """Write :func:`per_query_frame` as CSV, atomically: one row per query and system.
 
-    A query id or system name that a spreadsheet would run as a formula (it starts
-    with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and is not a number)
-    is written with a leading ``'`` (:func:`ragmetrics.safe_text.spreadsheet_cell`).
+    Every text cell (query id, system name, column name) is made safe twice over:
+
+    - it never starts a formula: a cell, or a line inside a cell, starting with ``=``,
+      ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``
+      (:func:`ragmetrics.safe_text.spreadsheet_cell`; a cell that is a number, such as
+      ``-1``, stays as it is);
+    - it never splits its row: a cell holding a comma, a double quote or a line break
+      (a bare carriage return too, which pandas' and Python's CSV writers leave
+      unquoted) is quoted (:func:`ragmetrics.safe_text.csv_field`).
+
+    So every CSV reader (Python's :mod:`csv`, :func:`pandas.read_csv`, a spreadsheet)
+    reads back exactly one row per query and system, and no line of the file starts a
+    formula. Numbers are written as pandas writes them (the shortest text that reads
+    back as the same float; a missing value as an empty cell), lines end with ``\\n``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from ragmetrics import evaluate
+    >>> evaluation = evaluate({"a\\r=1+1": ["d"]}, {"a\\r=1+1": {"d"}}, ["mrr"])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_per_query_csv({"bm25": evaluation}, Path(folder) / "pq.csv")
+    ...     path.read_bytes()
+    b'query_id,system,mrr\\n"a\\r\\'=1+1",bm25,1.0\\n'
     """
     frame = per_query_frame(comparison)
-    for column in ("query_id", "system"):
-        frame[column] = frame[column].map(spreadsheet_cell)
-    return write_atomic(path, frame.to_csv(index=False))
+    text_columns = ("query_id", "system")
+    columns = [
+        [csv_field(spreadsheet_cell(value)) for value in frame[name].tolist()]
+        if name in text_columns else [_number_field(value) for value in frame[name].tolist()]
+        for name in frame.columns
+    ]
+    header = ",".join(csv_field(spreadsheet_cell(name)) for name in frame.columns)
+    lines = [header, *(",".join(row) for row in zip(*columns, strict=True))]
+    return write_atomic(path, "\n".join(lines) + "\n")
+
+
+def _number_field(value) -> str:
+    """A per-query value as pandas' ``to_csv`` writes it: ``repr`` of the float (the
+    shortest text that reads back as the same number), an empty cell when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)

@@ -90,6 +90,9 @@ def differences_table(comparison: Comparison) -> pd.DataFrame:
 
     Examples
     --------
+    Every query gains exactly 0.5: the interval has no width, and d_z = mean / sd has no
+    spread to divide by (n/a; the comparison's warnings say so):
+
     >>> from ragmetrics import compare
     >>> qrels = {f"q{i}": {"a"} for i in range(30)}
     >>> runs = {"old": {q: ["z", "a"] for q in qrels}, "new": {q: ["a"] for q in qrels}}
@@ -101,7 +104,7 @@ def differences_table(comparison: Comparison) -> pd.DataFrame:
     MC error of p: ±0.0020
     p (t-test): <0.0001
     p (Holm): 0.0040
-    d_z (paired): +inf
+    d_z (paired): n/a
     wins/ties/losses: 30/0/0
     verdict: new better
     """

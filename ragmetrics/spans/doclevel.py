@@ -23,7 +23,7 @@ import pandas as pd
 from ..evaluation.ranking import groups, ranks_within
 from ..validation import check_choice
 from .ranking import natural_order, rank_run
-from .tables import as_chunks, as_documents, as_evidence
+from .tables import as_chunks, as_documents, as_evidence, whole_grades
 
 __all__ = ["DOCUMENT_RANKINGS", "document_qrels", "document_run"]
 
@@ -136,7 +136,7 @@ def document_qrels(evidence, *, documents=None) -> pd.DataFrame:
     frame = pd.DataFrame({
         "query_id": _ids(ev.queries[q], ev.query_kind),
         "doc_id": _ids(doc_ids[d], ev.doc_kind),
-        "relevance": best.astype(np.int64) if np.all(best == np.round(best)) else best,
+        "relevance": whole_grades(best),
     })
     frame.attrs.update(queries=tuple(ev.queries[natural_order(ev.queries)].tolist()))
     return frame

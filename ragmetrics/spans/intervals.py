@@ -11,8 +11,11 @@ operation below is a handful of vectorised passes, whatever the number of querie
   that ``|A n [a, b)| = covered_before(b) - covered_before(a)``;
 - :func:`overlapping_pairs` finds which chunks overlap which spans (a sorted join).
 
-Lengths are measured by a :class:`Measure`: characters by default, or any additive
-weight per character (tokens, see :mod:`ragmetrics.spans.tokens`).
+Lengths are measured by a :class:`Measure`: characters by default, or tokens (each token
+placed on the character where it starts, see :mod:`ragmetrics.spans.tokens`). Either way
+a length is a whole number, computed in int64 from positions and counts, never as the
+difference of two running sums of floats: a ratio of two lengths is then exactly the
+set-based definition, and exactly 1 when the two sets are the same.
 
 Examples
 --------
@@ -27,7 +30,7 @@ Two queries, stretch 100 apart: query 0 holds [0, 5) and [3, 8), query 1 holds [
 >>> # how much of the union lies inside [4, 6) and inside [100, 103)
 >>> (covered_before(np.array([6, 103]), starts, ends, prefix, measure)
 ...  - covered_before(np.array([4, 100]), starts, ends, prefix, measure)).tolist()
-[2.0, 1.0]
+[2, 1]
 """
 
 from __future__ import annotations
@@ -40,13 +43,20 @@ import pandas as pd
 from ..errors import InputValueError
 
 __all__ = [
+    "MAX_POSITION",
     "Line",
     "Measure",
     "covered_before",
     "overlapping_pairs",
     "prefix_lengths",
+    "total_by",
     "union",
 ]
+
+
+#: Positions on the line (query stretches included) stay below this: sums of two of
+#: them, and a stride times a query code, still fit 64-bit integers.
+MAX_POSITION = 2**62
 
 
 @dataclass(frozen=True)
@@ -65,8 +75,20 @@ class Line:
 
     @classmethod
     def build(cls, ids, lengths) -> Line:
-        """Lay out documents ``ids`` of the given ``lengths`` (characters)."""
+        """Lay out documents ``ids`` of the given ``lengths`` (characters).
+
+        Refuses documents whose positions would not fit 64-bit integers (a length of
+        ``2**63 - 1``, the furthest end a chunk gives a document without its text),
+        rather than letting the positions wrap around.
+        """
         lengths = np.asarray(lengths, dtype=np.int64)
+        if len(lengths) and lengths.sum(dtype=np.float64) + len(lengths) >= MAX_POSITION:
+            longest = int(np.argmax(lengths))
+            raise InputValueError(
+                f"the documents would take {sum(map(int, lengths)) + len(lengths)} positions "
+                f"(the longest, {ids[longest]!r}, {int(lengths[longest])} characters: its "
+                "text, or the furthest end a chunk or span gives it); positions past 2**62 "
+                "do not fit 64-bit integers")
         base = np.cumsum(lengths + 1) - (lengths + 1)  # one empty position after each
         size = int(base[-1] + lengths[-1] + 1) if len(lengths) else 1
         return cls(pd.Index(ids, dtype=object), base, lengths, size, size + 1)
@@ -77,7 +99,7 @@ class Line:
 
     def check_room(self, n_queries: int) -> None:
         """Refuse query stretches whose positions would overflow 64-bit integers."""
-        if n_queries * self.stride >= 2**62:
+        if n_queries * self.stride >= MAX_POSITION:
             raise InputValueError(
                 f"{n_queries} queries over {self.size} characters of documents do not fit "
                 "in 64-bit positions; evaluate the queries in smaller batches"
@@ -85,32 +107,62 @@ class Line:
 
 
 class Measure:
-    """Length of ``[a, b)`` on the line: characters, or a cumulative weight per position.
+    """Length of ``[a, b)`` on the line, a whole number: characters, or tokens.
 
     Parameters
     ----------
-    cumulative : numpy.ndarray or None
-        ``cumulative[x]`` is the total weight of the positions before ``x`` (length
-        ``line.size + 1``). None measures characters.
+    token_starts : numpy.ndarray or None
+        Sorted positions where the tokens start (one entry per token, on the line of
+        the documents, before any query offset; see
+        :func:`ragmetrics.spans.tokens.token_starts`). None measures characters.
     stride : int
         The query stretch of the :class:`Line`: positions are taken modulo it.
+
+    Examples
+    --------
+    Tokens starting at 0, 5 and 7; query stretches 20 apart. ``[0, 6)`` of query 0 holds
+    the tokens at 0 and 5, ``[0, 8)`` of query 1 all three, ``[6, 7)`` none:
+
+    >>> tokens = Measure(np.array([0, 5, 7]), stride=20)
+    >>> tokens.length(np.array([0, 20, 26]), np.array([6, 28, 27])).tolist()
+    [2, 3, 0]
+    >>> Measure().length(np.array([0, 20]), np.array([6, 28])).tolist()
+    [6, 8]
     """
 
-    def __init__(self, cumulative: np.ndarray | None = None, stride: int = 1) -> None:
-        self.cumulative = cumulative
+    def __init__(self, token_starts: np.ndarray | None = None, stride: int = 1) -> None:
+        self.token_starts = (None if token_starts is None
+                             else np.asarray(token_starts, dtype=np.int64))
         self.stride = stride
 
     def at(self, x: np.ndarray) -> np.ndarray:
-        """Weight before each position ``x`` of the query stretches, as float64."""
-        if self.cumulative is None:
-            return np.asarray(x, dtype=np.float64)
-        return self.cumulative[np.asarray(x) % self.stride]
+        """Length of the query stretch before each position ``x``, as int64.
+
+        Characters: ``x`` itself (only differences within one stretch mean anything).
+        Tokens: how many tokens start before ``x`` on its query's stretch, a count.
+        """
+        x = np.asarray(x, dtype=np.int64)
+        if self.token_starts is None:
+            return x
+        return np.searchsorted(self.token_starts, x % self.stride, side="left").astype(
+            np.int64)
 
     def length(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Length of each ``[a, b)`` (``a <= b``, both in the same query's stretch)."""
-        if self.cumulative is None:
-            return (np.asarray(b) - np.asarray(a)).astype(np.float64)
+        """Length of each ``[a, b)`` (``a <= b``, both in the same query's stretch), int64."""
+        if self.token_starts is None:
+            return np.asarray(b, dtype=np.int64) - np.asarray(a, dtype=np.int64)
         return self.at(b) - self.at(a)
+
+
+def total_by(groups: np.ndarray, lengths: np.ndarray, n: int) -> np.ndarray:
+    """``out[g]``: the sum of the ``lengths`` whose group is ``g``, in int64 (exact).
+
+    >>> total_by(np.array([0, 2, 0]), np.array([3, 4, 5]), 3).tolist()
+    [8, 0, 4]
+    """
+    out = np.zeros(n, dtype=np.int64)
+    np.add.at(out, np.asarray(groups, dtype=np.intp), np.asarray(lengths, dtype=np.int64))
+    return out
 
 
 def union(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,9 +201,9 @@ def covered_before(points: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     inside = i >= 0
     j = np.where(inside, i, 0)
     if len(starts) == 0:
-        return np.zeros(len(points))
+        return np.zeros(len(points), dtype=np.int64)
     partial = measure.length(starts[j], np.clip(points, starts[j], ends[j]))
-    return np.where(inside, prefix[j] + partial, 0.0)
+    return np.where(inside, prefix[j] + partial, 0)
 
 
 def overlapping_pairs(span_start: np.ndarray, span_end: np.ndarray,

@@ -19,20 +19,28 @@ ever built.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from ..errors import CoverageWarning, InputTypeError, InputValueError
+from ..errors import BudgetWarning, CoverageWarning, InputTypeError, InputValueError
 from ..policies import EMPTY_POLICIES, MISSING_POLICIES
 from ..validation import check_choice, check_k, check_relevance_level
-from .intervals import Measure, covered_before, overlapping_pairs, prefix_lengths, union
+from .intervals import (
+    Measure,
+    covered_before,
+    overlapping_pairs,
+    prefix_lengths,
+    total_by,
+    union,
+)
 from .names import SPAN_METRIC_TABLE, SpanMetricSpec, is_span_metric, parse_span_metric
 from .ranking import natural_order, rank_run
 from .tables import as_chunks, as_documents, as_evidence, check_same_kind, lay_out
-from .tokens import token_weights
+from .tokens import token_starts
 
 __all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "coverage_gaps", "evaluate_spans",
            "span_metrics"]
@@ -56,9 +64,14 @@ def _check_budget(budget):
         return None
     if isinstance(budget, bool) or not isinstance(budget, numbers.Real):
         raise InputTypeError(f"budget must be a positive number of units, got {budget!r}")
-    if not budget > 0 or not np.isfinite(budget):
+    try:
+        value = float(budget)
+    except OverflowError:  # an int of hundreds of digits
+        raise InputValueError(f"budget is too large for a float: an integer of "
+                              f"{len(str(abs(int(budget))))} digits") from None
+    if not value > 0 or not math.isfinite(value):
         raise InputValueError(f"budget must be a positive number of units, got {budget!r}")
-    return float(budget)
+    return value
 
 
 class SpanScorer:
@@ -88,8 +101,8 @@ class SpanScorer:
         line = lay_out(documents, self.chunks, self.evidence)
         self.line = line
         self.measure = Measure() if unit == "char" else Measure(
-            token_weights(line, dict(zip(documents.ids, documents.texts, strict=True)),
-                          tokenizer), line.stride)
+            token_starts(line, dict(zip(documents.ids, documents.texts, strict=True)),
+                         tokenizer), line.stride)
         ev = self.evidence
         self.queries = ev.queries
         n = self.n_queries = len(ev.queries)
@@ -110,8 +123,7 @@ class SpanScorer:
         self.span_start, self.span_end = e_query * stride + e_start, e_query * stride + e_end
         self.e_starts, self.e_ends = union(self.span_start, self.span_end)
         self.size_e = self._per_query(self.e_starts, self.e_ends)
-        self.sum_e = np.bincount(e_query, self.measure.length(self.span_start, self.span_end),
-                                 minlength=n)
+        self.sum_e = total_by(e_query, self.measure.length(self.span_start, self.span_end), n)
         self.empty = np.bincount(e_query, minlength=n) == 0
         if empty_relevant == "error" and self.empty.any():
             q = ev.queries[np.flatnonzero(self.empty)[0]]
@@ -140,13 +152,15 @@ class SpanScorer:
         first = np.repeat(starts_of_query, np.diff(np.r_[starts_of_query, len(row_length)]))
         # Length of each query's ranked prefix, this row included.
         self.row_filled = ends - (ends[first] - row_length[first]) if len(ends) else ends
+        # Each query's first-ranked chunk (the rows of a query are in rank order).
+        self.first_row = starts_of_query if len(ends) else np.zeros(0, dtype=np.int64)
         self.order = natural_order(ev.queries)
         self._omega = None
 
     def _per_query(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """Total length per query of intervals on the query stretches."""
-        return np.bincount(starts // self.line.stride, self.measure.length(starts, ends),
-                           minlength=self.n_queries)
+        return total_by(starts // self.line.stride, self.measure.length(starts, ends),
+                        self.n_queries)
 
     def _intersection(self, starts: np.ndarray, ends: np.ndarray, span_starts: np.ndarray,
                       span_ends: np.ndarray) -> np.ndarray:
@@ -166,9 +180,9 @@ class SpanScorer:
             offset = query * np.int64(self.line.stride)
             starts, ends = union(offset + self.chunk_start[chunk], offset + self.chunk_end[chunk])
             size_c = self._per_query(starts, ends)
-            hit = np.bincount(self.e_starts // self.line.stride,
-                              self._intersection(starts, ends, self.e_starts, self.e_ends),
-                              minlength=self.n_queries)
+            hit = total_by(self.e_starts // self.line.stride,
+                           self._intersection(starts, ends, self.e_starts, self.e_ends),
+                           self.n_queries)
             self._omega = _divide(hit, size_c + self.size_e - hit)
         return self._omega
 
@@ -178,30 +192,61 @@ class SpanScorer:
         if k is not None:
             keep &= self.row_rank < k
         if budget is not None:
-            keep &= self.row_filled <= budget * (1 + 1e-12)  # float sums of token shares
+            keep &= self.row_filled <= budget  # whole numbers of characters or tokens
+            self._warn_budget(budget)
         query, chunk = self.row_query[keep], self.row_chunk[keep]
         offset = query * np.int64(self.line.stride)
         r_starts, r_ends = union(offset + self.chunk_start[chunk], offset + self.chunk_end[chunk])
-        hit = np.bincount(self.e_starts // self.line.stride,
-                          self._intersection(r_starts, r_ends, self.e_starts, self.e_ends),
-                          minlength=self.n_queries)
+        hit = total_by(self.e_starts // self.line.stride,
+                       self._intersection(r_starts, r_ends, self.e_starts, self.e_ends),
+                       self.n_queries)
         if self.overlap == "union":
             size_r = self._per_query(r_starts, r_ends)
             recall = _divide(hit, self.size_e)
             precision = _divide(hit, size_r)
             iou = _divide(hit, size_r + self.size_e - hit)
         else:
-            sum_r = np.bincount(query, self.chunk_length[chunk], minlength=self.n_queries)
+            sum_r = total_by(query, self.chunk_length[chunk], self.n_queries)
             # Each evidence span's characters that no retrieved chunk holds, span by span.
             unused = (self.measure.length(self.span_start, self.span_end)
                       - self._intersection(r_starts, r_ends, self.span_start, self.span_end))
-            missed = np.bincount(self.e_query, unused, minlength=self.n_queries)
+            missed = total_by(self.e_query, unused, self.n_queries)
             recall = _divide(hit, self.sum_e)
             precision = _divide(hit, sum_r)
             iou = _divide(hit, sum_r + missed)
         values = {"recall": recall, "precision": precision, "iou": iou,
                   "precision_omega": self.precision_omega().copy()}
         return self._apply_policies(values)
+
+    def nothing_fits(self, budget: float) -> tuple[int, int, int]:
+        """Queries whose first-ranked chunk alone is longer than ``budget``.
+
+        Returns ``(count, of, shortest)``: how many queries with evidence that retrieve
+        something get nothing within the budget, out of how many such queries, and the
+        length of the shortest of their first chunks (0 when there is none).
+        """
+        query = self.row_query[self.first_row]
+        length = self.row_filled[self.first_row]  # the first row's prefix: its own length
+        counted = ~self.empty[query]  # a query without evidence is scored by its policy
+        over = counted & (length > budget)
+        shortest = int(length[over].min()) if over.any() else 0
+        return int(over.sum()), int(counted.sum()), shortest
+
+    def _warn_budget(self, budget: float) -> None:
+        count, of, shortest = self.nothing_fits(budget)
+        if not count:
+            return
+        units = "characters" if self.unit == "char" else "tokens"
+        if count == 1:
+            which = f"its first-ranked chunk alone is longer ({shortest} {units}), so it"
+            verbs = "retrieves nothing within the budget and scores 0"
+        else:
+            which = (f"their first-ranked chunk alone is longer (the shortest of them "
+                     f"{shortest} {units}), so they")
+            verbs = "retrieve nothing within the budget and score 0"
+        warnings.warn(f"no chunk fits in the budget of {budget:g} {units} for {count} of "
+                      f"{_count(of, 'query', 'queries')} with evidence: {which} {verbs}",
+                      BudgetWarning, stacklevel=3)
 
     def by_name(self, specs) -> dict:
         """``{str(spec): per-query values}`` for :class:`SpanMetricSpec` s; each cut once."""
@@ -318,13 +363,16 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
         Each chunk counts whole, overlaps included (a prompt holding two overlapping
         chunks holds their shared text twice), and the first chunk that does not fit
         ends the prefix: a context is filled in rank order, so a smaller chunk further
-        down is not taken instead. With ``k`` too, both limits hold.
+        down is not taken instead. With ``k`` too, both limits hold. A query whose
+        first-ranked chunk alone is longer than the budget retrieves nothing and scores
+        0; a :class:`~ragmetrics.errors.BudgetWarning` says how many queries that is.
     unit : {"char", "token"}, default "char"
         What a length counts. Tokens come from ``tokenizer`` (any callable
         ``str -> list``; default :func:`ragmetrics.spans.word_pieces`, a
-        dependency-free estimate), counted once per document, word by word, each word's
-        tokens spread over its characters so that lengths add up
-        (:mod:`ragmetrics.spans.tokens`).
+        dependency-free estimate), counted once per document, word by word. Each token
+        sits on the character where it starts, and a text holds the tokens that start
+        inside it (:mod:`ragmetrics.spans.tokens`): every length is a whole number of
+        tokens, and every metric the set-based ratio above with tokens for characters.
     overlap : {"union", "sum"}, default "union"
         ``"union"``: the formulas above. ``"sum"``: Chroma's published definitions
         (``brandonstarxel/chunking_evaluation``, ``base_evaluation.py``), which divide

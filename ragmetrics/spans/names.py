@@ -76,6 +76,12 @@ class SpanMetricSpec:
     def info(self) -> SpanMetricInfo:
         return SPAN_METRIC_TABLE[self.name]
 
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The range of the metric's values (the row's: a span metric has no parameter
+        that moves it), as :attr:`ragmetrics.MetricSpec.bounds` gives it."""
+        return self.info.lower_bound, self.info.upper_bound
+
     def __str__(self) -> str:
         cut = (f"@{self.k}" if self.k is not None else
                f"@budget={self.budget}" if self.budget is not None else "")

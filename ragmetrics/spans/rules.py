@@ -42,7 +42,7 @@ from ..policies import Conventions
 from ..validation import check_choice
 from .intervals import overlapping_pairs
 from .ranking import natural_order
-from .tables import as_chunks, as_documents, as_evidence, lay_out
+from .tables import as_chunks, as_documents, as_evidence, lay_out, whole_grades
 
 __all__ = ["DEFAULT_THRESHOLDS", "RULES", "ChunkOverlaps", "chunk_qrels",
            "threshold_sensitivity"]
@@ -141,7 +141,7 @@ class ChunkOverlaps:
         frame = pd.DataFrame({
             "query_id": query_ids.astype(np.int64) if ev.query_kind == "int" else query_ids,
             "doc_id": chunk_ids.astype(np.int64) if self.chunks.id_kind == "int" else chunk_ids,
-            "relevance": grade.astype(np.int64) if np.all(grade == np.round(grade)) else grade,
+            "relevance": whole_grades(grade),
         })
         frame.attrs.update(rule=rule, threshold=threshold,
                            queries=tuple(ev.queries[natural_order(ev.queries)].tolist()))

@@ -43,6 +43,8 @@ ragmetrics.errors.InputValueError: chunks row 0 (chunk_id 'c1'): end 40 is past 
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -52,7 +54,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import FormatError, InputTypeError, InputValueError
-from .intervals import Line
+from ..io.checks import Bad, Column, check_integers, check_numbers
+from .intervals import MAX_POSITION, Line
 from .locate import NormalizedText, normalize_whitespace
 from .readers import read_table
 
@@ -68,10 +71,14 @@ __all__ = [
     "lay_out",
     "locate_chunks",
     "locate_evidence",
+    "whole_grades",
 ]
 
 # How many offending rows an error lists before "... and N more".
 _LISTED = 5
+# Numbers written as text (a CSV or TSV cell), as ragmetrics.io reads them: ASCII only.
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 class Source:
@@ -183,12 +190,32 @@ def _ids(values: np.ndarray, column: str, source: Source, *,
         f"({type(value).__name__})", kind=InputTypeError)
 
 
+def _checked(values: list, rows: np.ndarray, check, column: str, source: Source) -> np.ndarray:
+    """``check`` (:func:`~ragmetrics.io.checks.check_integers` or ``check_numbers``) of
+    ``values`` (those of ``rows``), raising its first problem at its row."""
+    got = check(Column(column, pd.Series(values, dtype=object), typed=True))
+    if isinstance(got, Bad):
+        value = values[got.row]
+        a_number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+        raise source.error(int(rows[got.row]), got.reason,
+                           kind=InputValueError if a_number else InputTypeError)
+    return got
+
+
 def _integers(series: pd.Series, column: str, source: Source,
               missing_ok: np.ndarray | None = None) -> np.ndarray:
-    """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1."""
+    """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1.
+
+    An offset is an integer (a whole float such as ``5.0``, as a column with a missing
+    cell holds it, or text of ASCII digits such as a CSV cell ``"5"``) that fits a 64-bit
+    integer (:func:`ragmetrics.io.checks.check_integers`, the file readers' rule and
+    words); anything else is refused naming the row and the value, never wrapped around
+    (``2**63`` read as ``-2**63``) nor left to raise a bare ``OverflowError``.
+    """
     if pd.api.types.is_integer_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
             series.dtype) and not series.hasnans:
-        return series.to_numpy(dtype=np.int64)
+        return _checked(series.tolist(), np.arange(len(series)), check_integers, column,
+                        source) if series.dtype.kind == "u" else series.to_numpy(np.int64)
     values = series.to_numpy(dtype=object)
     missing = _missing(values)
     allowed = np.zeros(len(values), bool) if missing_ok is None else missing_ok
@@ -196,18 +223,18 @@ def _integers(series: pd.Series, column: str, source: Source,
     for row in np.flatnonzero(missing & ~allowed):
         raise source.error(int(row), f"missing {column}")
     rows = np.flatnonzero(~missing)
+    whole = []
     for row in rows:
         value = values[row]
         if isinstance(value, (bool, np.bool_)):
             raise source.error(int(row), f"{column} must be an integer character offset, "
                                f"got {value!r}", kind=InputTypeError)
-        if isinstance(value, (int, np.integer)):
-            out[row] = int(value)
-            continue
         number = None
-        if isinstance(value, str):
+        if isinstance(value, (int, np.integer)):
+            number = int(value)
+        elif isinstance(value, str):
             text = value.strip()
-            if re.fullmatch(r"[+-]?[0-9]+", text):  # ASCII (isdigit takes "²")
+            if _WHOLE_TEXT.fullmatch(text):  # ASCII digits only: not "²" nor "٣"
                 number = int(text)
         elif isinstance(value, (float, np.floating)) and float(value).is_integer():
             number = int(value)
@@ -216,26 +243,61 @@ def _integers(series: pd.Series, column: str, source: Source,
                                f"got {value!r}",
                                kind=InputValueError if isinstance(value, (str, float))
                                else InputTypeError)
-        out[row] = number
+        whole.append(number)
+    out[rows] = _checked(whole, rows, check_integers, column, source)  # fits 64 bits
     return out
 
 
 def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarray:
-    out = np.ones(len(values), dtype=np.float64)
-    for row in np.flatnonzero(needed):
+    """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked.
+
+    A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
+    number it writes, exactly). A whole grade must also fit a 64-bit integer, as a qrels
+    file's must (:mod:`ragmetrics.io.checks` checks and words both rules), and be held
+    exactly by the float64 that grades are compared in (every whole number up to
+    ``2**53`` is): a grade of ``2**63 - 1`` is refused, not judged as ``-2**63`` (a cast
+    to int64) or ``2**63`` (its float64).
+    """
+    rows = np.flatnonzero(needed)
+    given = []
+    for row in rows:
         value = values[row]
-        if isinstance(value, (bool, np.bool_)):
-            raise source.error(int(row), f"relevance must be a number, got {value!r}",
-                               kind=InputTypeError)
-        try:
-            grade = float(value.strip()) if isinstance(value, str) else float(value)
-        except (TypeError, ValueError):
-            raise source.error(int(row), f"relevance must be a number, got {value!r}",
-                               kind=InputTypeError) from None
-        if not np.isfinite(grade):
-            raise source.error(int(row), f"relevance must be a finite number, got {value!r}")
-        out[row] = grade
+        if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
+            text = value.strip()
+            if _WHOLE_TEXT.fullmatch(text):
+                value = int(text)  # exactly the number written, however long
+            elif _NUMBER_TEXT.fullmatch(text) or text.lstrip("+-").lower() in (
+                    "nan", "inf", "infinity"):
+                value = float(text)  # not finite: refused below, naming it
+            else:
+                raise source.error(int(row), f"relevance must be a number, got {value!r}",
+                                   kind=InputTypeError)
+        given.append(value)
+    out = np.ones(len(values), dtype=np.float64)
+    out[rows] = _checked(given, rows, check_numbers, "relevance", source)  # finite numbers
+    whole = np.flatnonzero(out[rows] == np.round(out[rows]))
+    _checked([given[i] for i in whole], rows[whole], check_integers, "relevance", source)
+    for i in whole:
+        if int(out[rows[i]]) != int(given[i]):
+            raise source.error(int(rows[i]), (
+                f"relevance {int(given[i])} is not exactly a float64, in which grades are "
+                f"compared (it would be {int(out[rows[i]])}; whole numbers are exact up to "
+                "2**53 = 9007199254740992)"))
     return out
+
+
+def whole_grades(grade: np.ndarray) -> np.ndarray:
+    """Grades as int64 when every one is a whole number that fits, else the float64 given.
+
+    Checked grades always fit (:func:`as_evidence` refuses the rest); the test is kept
+    here so that no cast can ever turn a grade of ``1e19`` into ``-2**63``.
+
+    >>> whole_grades(np.array([2.0, 0.0])).tolist(), whole_grades(np.array([1e19])).tolist()
+    ([2, 0], [1e+19])
+    """
+    fits = np.isfinite(grade) & (grade == np.round(grade)) & (grade >= -(2.0**63)) & (
+        grade < 2.0**63)
+    return grade.astype(np.int64) if fits.all() else grade
 
 
 def check_same_kind(kinds: Iterable[tuple[str, str | None]], column: str) -> str | None:
@@ -375,6 +437,9 @@ def _check_offsets(start, end, doc, rows, source: Source, documents: Documents |
     """start >= 0, start < end, and end within the document when documents are known."""
     for row in rows[start[rows] < 0]:
         raise source.error(int(row), f"start {start[row]} is negative")
+    for row in rows[end[rows] >= MAX_POSITION]:
+        raise source.error(int(row), f"end {end[row]} is past 2**62, further than any text: "
+                           "positions are 64-bit integers")
     for row in rows[start[rows] >= end[rows]]:
         raise source.error(int(row), f"start {start[row]} >= end {end[row]}: a {what} "
                            "holds at least one character (end is exclusive)")
@@ -549,6 +614,10 @@ def _evidence_records(evidence: Mapping) -> list[dict]:
                 record = {"query_id": query, "doc_id": span[0], "start": span[1],
                           "end": span[2]}
                 if len(span) == 4:
+                    if isinstance(span[3], float) and math.isnan(span[3]):
+                        raise InputValueError(
+                            f"evidence[{query!r}]: the span {span!r} has relevance nan, not a "
+                            "grade; give (doc_id, start, end) for a span of grade 1")
                     record["relevance"] = span[3]
                 records.append(record)
             else:

@@ -1,4 +1,4 @@
-"""Counting in tokens: a dependency-free word-piece estimate, and token weights per character.
+"""Counting in tokens: a dependency-free word-piece estimate, and where each token lies.
 
 Context budgets are counted in tokens, and so are the span metrics with ``unit="token"``.
 Any tokenizer that maps a ``str`` to a list of tokens works (``tiktoken``'s
@@ -7,11 +7,19 @@ Any tokenizer that maps a ``str`` to a list of tokens works (``tiktoken``'s
 
 For interval arithmetic, lengths must add up: the tokens of ``[a, b)`` and ``[b, c)``
 must be those of ``[a, c)``. So each document is tokenised once, word by word (a word
-being a run of non-whitespace characters), and each word's tokens are spread evenly over
-its characters: a span holding a whole word counts all its tokens, one holding half of
-a 2-token word counts 1, whitespace counts nothing. Spans cut at word boundaries (as
-chunkers cut) therefore measure exactly the tokens of their words; a tokenizer that
-merges tokens across spaces is approximated word by word.
+being a run of non-whitespace characters), and each token is placed on **one character**
+of its word, the one where it starts: a span holds the tokens that start inside it.
+A token's start is found by looking its text up in the word, left to right (``"days."``
+is ``"days"`` at 0 and ``"."`` at 4); a tokenizer whose tokens are not pieces of the word
+(integer ids, ``"##ing"``) has its ``n`` tokens of a word of ``L`` characters placed
+evenly, token ``j`` on character ``floor(j * L / n)``. Whitespace holds no token.
+
+Every length is then a whole number of tokens, counted, never added up from fractions:
+the token metrics are ratios of two counts, exactly the set-based definitions with
+"the tokens whose start lies in the text" for "the characters of the text", so a span
+holding all the evidence has recall exactly 1. Spans cut at piece boundaries (as
+:func:`ragmetrics.spans.window_chunks` cuts) hold exactly the tokens of their text; a
+tokenizer that merges tokens across spaces is approximated word by word.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import numpy as np
 from ..errors import InputTypeError
 from .intervals import Line
 
-__all__ = ["token_weights", "word_pieces"]
+__all__ = ["token_starts", "word_pieces"]
 
 _PIECE = re.compile(r"[^\W\d_]+|\d+|\S")
 _WORD = re.compile(r"\S+")
@@ -78,18 +86,28 @@ def word_pieces(text: str) -> list[str]:
     return pieces
 
 
-def _count(tokenizer: Callable, word: str) -> int:
+def _starts(tokenizer: Callable, word: str) -> list[int]:
+    """Where each token of ``word`` starts, as offsets into ``word`` (see the module)."""
     tokens = tokenizer(word)
     try:
-        return len(tokens)
+        n = len(tokens)
     except TypeError:
         raise InputTypeError(
             f"tokenizer must return a list of tokens for a str; for {word!r} it returned "
             f"{type(tokens).__name__}") from None
+    found, at = [], 0
+    for token in tokens:
+        where = word.find(token, at) if isinstance(token, str) and token else -1
+        if where < 0:  # not a piece of the word's text: spread the tokens evenly
+            length = len(word)
+            return [j * length // n for j in range(n)]
+        found.append(where)
+        at = where + len(token)
+    return found
 
 
-def token_weights(line: Line, texts: dict, tokenizer: Callable | None = None) -> np.ndarray:
-    """Cumulative token weight along the line: ``w[x]`` = tokens before position ``x``.
+def token_starts(line: Line, texts: dict, tokenizer: Callable | None = None) -> np.ndarray:
+    """The position on the line where each token starts, sorted (one entry per token).
 
     Parameters
     ----------
@@ -103,48 +121,40 @@ def token_weights(line: Line, texts: dict, tokenizer: Callable | None = None) ->
     Returns
     -------
     numpy.ndarray
-        float64, ``line.size + 1`` long, non-decreasing. The tokens of ``[a, b)`` are
-        ``w[b] - w[a]``.
+        int64, non-decreasing (several tokens may start on one character). The tokens
+        of ``[a, b)`` are ``searchsorted(starts, b) - searchsorted(starts, a)``: a count.
 
     Examples
     --------
     >>> from ragmetrics.spans.intervals import Line
     >>> line = Line.build(["d"], [12])
-    >>> w = token_weights(line, {"d": "Hello, world"})  # 'Hello', ',' then 'world'
-    >>> float(w[12] - w[0]), float(w[3] - w[0])  # all 3 tokens; 3/6 of 'Hello,'
-    (3.0, 1.0)
+    >>> starts = token_starts(line, {"d": "Hello, world"})  # 'Hello', ',' then 'world'
+    >>> starts.tolist()
+    [0, 5, 7]
+    >>> int(np.searchsorted(starts, 6) - np.searchsorted(starts, 0))  # 'Hello,'
+    2
+
+    A tokenizer returning ids, not text, has its tokens spread over the word:
+
+    >>> token_starts(line, {"d": "Hello, world"}, lambda word: [0] * (len(word) // 2)).tolist()
+    [0, 2, 4, 7, 9]
     """
     if tokenizer is None:
         tokenizer = word_pieces
     elif not callable(tokenizer):
         raise InputTypeError(f"tokenizer must be a callable str -> list, got {tokenizer!r}")
-    counts: dict[str, int] = {}
-    word_start, word_end, word_count = [], [], []
+    known: dict[str, list[int]] = {}
+    starts: list[int] = []
     for code, doc_id in enumerate(line.ids):
         text = texts[doc_id]
         base = int(line.base[code])
         for match in _WORD.finditer(text):
             word = match.group()
-            if word not in counts:
-                counts[word] = _count(tokenizer, word)
-            word_start.append(base + match.start())
-            word_end.append(base + match.end())
-            word_count.append(counts[word])
-    starts = np.asarray(word_start, dtype=np.int64)
-    ends = np.asarray(word_end, dtype=np.int64)
-    tokens = np.asarray(word_count, dtype=np.float64)
-    # Tokens of the words that end at or before x (whole numbers, so exact), plus the
-    # share of the word that x falls inside.
-    before = np.concatenate([[0.0], np.cumsum(tokens)])
-    x = np.arange(line.size + 1, dtype=np.int64)
-    done = np.searchsorted(ends, x, side="right")
-    inside = done < len(starts)
-    current = np.where(inside, done, 0)
-    share = np.zeros(len(x))
-    if len(starts):
-        into = np.clip(x - starts[current], 0, None)
-        share = np.where(inside, into * tokens[current] / (ends[current] - starts[current]), 0.0)
-    return before[done] + share
+            if word not in known:
+                known[word] = _starts(tokenizer, word)
+            at = base + match.start()
+            starts.extend(at + offset for offset in known[word])
+    return np.asarray(starts, dtype=np.int64)  # words in line order, each one's in order
 
 
 def pieces_per_word(text: str) -> float:

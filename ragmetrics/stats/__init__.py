@@ -31,7 +31,9 @@ Conventions, each named once:
   0.1 worse" is a constant difference, not a spread of 1e-17);
 - :data:`MC_Z`: a sampled p-value is known to within ``MC_Z`` Monte Carlo standard errors;
 - degenerate samples: one value, or values without spread, give an interval of no width
-  at the mean, and say so in ``.warnings``; never NaN.
+  at the mean, and say so in ``.warnings`` (:func:`compare` too, naming each mean and
+  each difference); never NaN. The paired d_z of differences without spread is undefined
+  (NaN, with its reason) unless they are all 0 (d_z 0).
 
 The modules, each with one job (the flow runs down the list):
 

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import (
+    BudgetWarning,
     CoverageWarning,
     EmptyRelevantWarning,
     FormatError,
@@ -127,14 +128,16 @@ class Comparison:
         ("<system> better", "no significant difference" or :data:`UNDECIDED`);
         ``exact`` and ``n_patterns`` (the sign patterns behind the p-value); ``p_t_test``
         with ``t`` and ``df``; ``effect_size``, the paired standardized difference d_z
-        (:class:`ragmetrics.stats.EffectSize`); ``wins``, ``ties``, ``losses`` (queries
+        (:class:`ragmetrics.stats.EffectSize`; NaN where every query differs by the same
+        non-zero amount, which the warnings name); ``wins``, ``ties``, ``losses`` (queries
         where the system is above, equal to, below the baseline) and ``n_queries``.
     per_query : dict of str to pandas.DataFrame
         Each system's per-query values, all on the same query index.
     warnings : tuple of str
         What the numbers need to be read with: too few queries, one metric alone,
-        queries missing from a run, a configuration that cannot reach significance, an
-        interval that disagrees with its verdict.
+        queries missing from a run, intervals of no width (a mean or a difference that
+        is the same on every query: no spread to resample), a configuration that cannot
+        reach significance, an interval that disagrees with its verdict.
     conventions : Conventions
         The policies every system was evaluated under.
     systems : tuple of str
@@ -522,8 +525,15 @@ def compare(
     recall@1 new         0.6667  0.4597      0.0004  new better
     >>> result.difference_confidence        # 2 claims under Holm: 1 - 0.05 / 2 each
     0.975
-    >>> result.warnings
-    ()
+
+    The old system scores the same on every query (MRR 0.5, recall@1 0): its intervals
+    have no width, and the warnings say what that means:
+
+    >>> for warning in result.warnings:  # doctest: +NORMALIZE_WHITESPACE
+    ...     print(warning)
+    no spread: every query has the same value on mrr (old), recall@1 (old), so their
+    intervals have no width (resampling these queries cannot move the mean) and say
+    nothing about queries unlike these
     """
     systems = _check_systems(systems)
     names = list(systems)
@@ -574,11 +584,12 @@ def compare(
         [paired_differences(base, values[:, (i + 1) * n_metrics : (i + 2) * n_metrics])
          for i in range(len(pairs))]
     ) if pairs else np.empty((n_queries, 0))
-    low_bound = np.array([spec.info.lower_bound for spec in specs])
-    high_bound = np.array([spec.info.upper_bound for spec in specs])
+    low_bound = np.array([spec.bounds[0] for spec in specs])
+    high_bound = np.array([spec.bounds[1] for spec in specs])
     value_bounds = (np.tile(low_bound, len(names)), np.tile(high_bound, len(names)))
     spread = high_bound - low_bound
     difference_bounds = (np.tile(-spread, len(pairs)), np.tile(spread, len(pairs)))
+    _check_computed_bounds(values, value_bounds, names, metric_names, per_query)
 
     tracker = _Progress(progress, n_resamples)
     value_means, difference_means = _bootstrap(values, differences, n_metrics, n_resamples,
@@ -598,6 +609,7 @@ def compare(
     if len({spec.info.name for spec in specs}) == 1:
         found.append(ONE_METRIC_NOTE)
     found += notes
+    found += _no_width_warnings(summary, tests)
     found += _reach_warnings(tests, decisions)
     found += _agreement_warnings(tests, alpha, confidence, correction, level)
     return Comparison(
@@ -748,7 +760,7 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list, *, chunks=None) 
             if str(warning.message) not in notes:  # the judgments': the same for every run
                 notes.append(str(warning.message))
         elif issubclass(warning.category, (RankOrderWarning, NoRelevantRetrievedWarning,
-                                           NoRelevantChunkWarning)):
+                                           NoRelevantChunkWarning, BudgetWarning)):
             notes.append(f"{name}: {warning.message}")
         elif not issubclass(warning.category, CoverageWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
@@ -867,6 +879,29 @@ def _grouped_means(matrix, n_resamples, seed, tracker) -> np.ndarray:
     return out
 
 
+def _check_computed_bounds(values, bounds, names, metrics, per_query) -> None:
+    """Raise if a per-query value that ragmetrics computed lies outside its metric's bounds.
+
+    The values come from :func:`ragmetrics.evaluate`, never from the user, so a value
+    outside ``[lower_bound, upper_bound]`` (a recall of 1.0000000000000426) is a bug in
+    ragmetrics' own arithmetic: an ``ArithmeticError`` (the command line's exit status 1,
+    "internal error"), not an :class:`~ragmetrics.errors.InputError` blaming the input,
+    as :func:`~ragmetrics.stats.bootstrap_interval` would for values it is given.
+    """
+    finite = np.isfinite(values)
+    outside = finite & ((values < bounds[0]) | (values > bounds[1]))
+    if not outside.any():
+        return
+    row, column = (int(i[0]) for i in np.nonzero(outside))
+    system, metric = names[column // len(metrics)], metrics[column % len(metrics)]
+    query = per_query[system].index[row]
+    raise ArithmeticError(
+        f"{metric} of system {system!r} is {float(values[row, column])!r} for query "
+        f"{query!r}, outside its bounds [{float(bounds[0][column]):g}, "
+        f"{float(bounds[1][column]):g}]: a bug in ragmetrics' own arithmetic, not in the "
+        "input; please report it")
+
+
 def _summary(names, metrics, values, means, confidence, bounds) -> pd.DataFrame:
     index = pd.MultiIndex.from_tuples(
         [(m, s) for m in metrics for s in names], names=["metric", "system"]
@@ -967,6 +1002,50 @@ def _raised(correction: str, m: int, adjusted: float) -> str:
     if correction == "holm" and m > 1:
         return f", and Holm over {m} claims raises the smallest adjusted p to {adjusted:.4g}"
     return ""
+
+
+def _no_width(frame: pd.DataFrame) -> np.ndarray:
+    """Rows whose interval has no width: ``low == high``, both numbers.
+
+    :func:`ragmetrics.stats.bootstrap_interval` gives ``[m, m]`` exactly where a column
+    has one value, or no spread (a standard deviation within :data:`ROUNDING` of its
+    values' magnitude), and a width wherever there is a spread (the mean then lies inside
+    the range, so the clipping to it leaves a width): no width is no spread.
+    """
+    low, high = frame["low"].to_numpy(), frame["high"].to_numpy()
+    return np.isfinite(low) & (low == high)
+
+
+def _no_width_warnings(summary: pd.DataFrame, tests: pd.DataFrame) -> list[str]:
+    """Intervals of no width (README: "a sample with no spread ... gets an interval of no
+    width and a warning"): each system's mean, each difference with the baseline."""
+    found = []
+    flat = _no_width(summary)
+    if flat.any():
+        its, says = (("its interval has", "says") if flat.sum() == 1 else
+                     ("their intervals have", "say"))
+        found.append(
+            f"no spread: every query has the same value on {_claims(summary, flat)}, so "
+            f"{its} no width (resampling these queries cannot move the mean) and {says} "
+            "nothing about queries unlike these"
+        )
+    flat = _no_width(tests)
+    difference = tests["difference"].to_numpy()
+    constant, tied = flat & (difference != 0), flat & (difference == 0)
+    if constant.any():
+        found.append(
+            f"constant difference: on {_claims(tests, constant)}, every query differs from "
+            "the baseline by the same amount, so the difference interval has no width and "
+            "d_z = mean / sd is undefined (n/a: no spread to divide by); the interval says "
+            "nothing about queries unlike these"
+        )
+    if tied.any():
+        found.append(
+            f"no difference at all: on {_claims(tests, tied)}, the system scores what the "
+            "baseline scores on every query, so the difference interval is [0, 0] (no "
+            "width) and d_z is 0; it says nothing about queries unlike these"
+        )
+    return found
 
 
 def _reach_warnings(tests: pd.DataFrame, decisions) -> list[str]:

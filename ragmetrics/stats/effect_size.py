@@ -23,10 +23,14 @@ class EffectSize:
         the spread of the values): d_z grows as the systems' per-query values correlate,
         so Cohen's "small, medium, large" (0.2, 0.5, 0.8) do not apply to it. Note
         ``d_z = t / √n``.
+        Undefined (NaN) where there is no spread to divide by and the differences are
+        not all 0 (:func:`paired_effect_size`); :attr:`warnings` then says why.
     wins, ties, losses : int
         Queries where B is above, equal to and below A.
     share_better : float
         ``wins / n``: the share of queries where B beats A.
+    warnings : tuple of str
+        Why ``d_z`` is NaN, where it is.
     """
 
     d_z: float
@@ -34,6 +38,7 @@ class EffectSize:
     ties: int
     losses: int
     share_better: float
+    warnings: tuple[str, ...] = ()
 
     @property
     def cohens_d(self) -> float:
@@ -44,9 +49,23 @@ class EffectSize:
 def paired_effect_size(a, b) -> EffectSize:
     """The paired effect size d_z, and the wins, ties and losses of B against A.
 
-    ``d_z = mean(b - a) / sd(b - a)`` (sample standard deviation, ``ddof=1``). With no
-    spread (within :data:`ROUNDING`), ``d_z`` is 0 if every difference is 0 and ``±inf``
-    otherwise; with one query, NaN. A difference within rounding of 0 is a tie.
+    ``d_z = mean(d) / sd(d)`` over the per-query differences ``d = b - a`` (sample standard
+    deviation, ``ddof=1``): the standardized mean difference of paired samples (Cohen,
+    *Statistical Power Analysis for the Behavioral Sciences*, 1988; Lakens, "Calculating
+    and reporting effect sizes", Frontiers in Psychology, 2013).
+    A difference within :data:`ROUNDING` of 0 is a tie.
+
+    Where there is no spread to standardize by (a standard deviation within
+    :data:`ROUNDING` of the values' magnitude):
+
+    - every difference 0: the systems are the same on these queries, and ``d_z`` is 0;
+    - every difference the same non-zero number (every query exactly 0.1 worse): ``d_z``
+      is **undefined**, NaN, and ``.warnings`` says why. The ratio's limit would be
+      ``±inf``, but an effect size is a size to compare with others, and an infinite one
+      ranks "every query 0.001 better" above any real spread of gains; the difference
+      itself is the effect there (the t-test's ``t = ±inf`` and ``p = 0`` do hold: a
+      difference with no spread is no chance);
+    - one query: NaN, with a warning.
 
     Examples
     --------
@@ -56,20 +75,27 @@ def paired_effect_size(a, b) -> EffectSize:
     >>> effect.wins, effect.ties, effect.losses, effect.share_better
     (3, 1, 0, 0.75)
 
-    Every query exactly 0.1 worse: no spread, so d_z is infinite:
+    Every query exactly 0.1 worse: no spread, so d_z is undefined:
 
-    >>> paired_effect_size([0.5, 0.8, 0.3], [0.4, 0.7, 0.2]).d_z
-    -inf
+    >>> effect = paired_effect_size([0.5, 0.8, 0.3], [0.4, 0.7, 0.2])
+    >>> effect.d_z, effect.losses
+    (nan, 3)
+    >>> print(effect.warnings[0])
+    every difference is -0.1: no spread to divide by, so d_z = mean / sd is undefined (NaN)
     """
     a, b = as_pair(a, b)
     d, mean, sd = paired_spread(a, b)
+    reasons: tuple[str, ...] = ()
     if len(d) < 2:
         d_z = math.nan
+        reasons = ("one query: no spread to divide by, so d_z = mean / sd is undefined (NaN)",)
     elif mean == 0.0:
         d_z = 0.0
     elif sd == 0.0:
-        d_z = math.copysign(math.inf, mean)
+        d_z = math.nan
+        reasons = ((f"every difference is {mean:.6g}: no spread to divide by, so d_z = "
+                    "mean / sd is undefined (NaN)"),)
     else:
         d_z = mean / sd
     wins, losses = int((d > 0).sum()), int((d < 0).sum())
-    return EffectSize(d_z, wins, len(d) - wins - losses, losses, wins / len(d))
+    return EffectSize(d_z, wins, len(d) - wins - losses, losses, wins / len(d), reasons)

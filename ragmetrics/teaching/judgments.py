@@ -6,6 +6,9 @@ used as a judge is a third assessor whose errors must be checked; and a doc nobo
 is scored as not relevant, which favours the systems that built the pool. These
 functions take runs and judgments as DataFrames (``query_id``, ``doc_id``, and ``rank`` or
 ``score`` / ``relevance``), as :func:`ragmetrics.evaluate` does.
+
+:func:`cohen_kappa` is :func:`ragmetrics.audits.cohen_kappa`, the one definition that
+``ragmetrics audit`` uses too: taught here and used there, it gives the same number.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from ..audits.agreement import cohen_kappa
 from ..errors import InputValueError
 from ..validation import check_k
 
@@ -114,39 +118,6 @@ def condensed_run(run: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
         kept = kept.sort_values(["query_id", "rank"], kind="stable")
         kept["rank"] = kept.groupby("query_id").cumcount() + 1
     return kept.reset_index(drop=True)
-
-
-def cohen_kappa(first, second) -> float:
-    r"""Cohen's kappa between two assessors' labels of the same items.
-
-    .. math:: \kappa = \frac{P(A) - P(E)}{1 - P(E)}
-
-    :math:`P(A)` is the share of items on which they agree; :math:`P(E)` the share they
-    would agree on by chance, from each assessor's own label frequencies. 1 is full
-    agreement, 0 is what chance gives.
-
-    Examples
-    --------
-    Manning, Raghavan & Schütze's example (IIR, table 8.2): 400 documents, judged
-    relevant by both 300 times, by neither 70 times, and 20 + 10 times by one only.
-
-    >>> first = ["yes"] * 300 + ["yes"] * 20 + ["no"] * 10 + ["no"] * 70
-    >>> second = ["yes"] * 300 + ["no"] * 20 + ["yes"] * 10 + ["no"] * 70
-    >>> round(cohen_kappa(first, second), 3)
-    0.776
-    """
-    first, second = list(first), list(second)
-    if len(first) != len(second) or not first:
-        raise InputValueError(
-            f"kappa needs two label lists of the same, non-zero length; got {len(first)} "
-            f"and {len(second)}")
-    n = len(first)
-    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
-    labels = set(first) | set(second)
-    expected = sum((first.count(label) / n) * (second.count(label) / n) for label in labels)
-    if expected == 1:
-        return 1.0  # both gave one and the same label to everything
-    return (observed - expected) / (1 - expected)
 
 
 def simulated_assessor(judged: pd.DataFrame, *, flip: Mapping[int, float], seed: int = 0
