@@ -1,6 +1,6 @@
 """A text file read once, exactly: decompressed, decoded as UTF-8, split into lines.
 
-Two promises every reader builds on:
+What every reader builds on:
 
 - **Compressed files read as they are.** A gzip, bzip2, xz or Zstandard file (told by
   its first bytes, whatever its name) is decompressed first; Zstandard needs pyarrow.
@@ -11,7 +11,6 @@ Two promises every reader builds on:
 - **Line numbers are those of an editor.** A line ends at ``\\n``, ``\\r\\n`` or a lone
   ``\\r`` (old Mac files), and every line counts, blank ones included, so ``line 12`` is
   line 12 on screen. A file must be UTF-8; a leading byte-order mark is dropped.
-
 - **A file read whole, or not at all.** A file is read into memory in one go and checked
   against itself: if it shrank, grew or was written while it was read (a run being
   rewritten with ``cmd > run``), the read is refused with an error naming the file, never
