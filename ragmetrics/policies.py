@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import InputTypeError, InputValueError
-from .validation import check_choice, check_relevance_level
+from .validation import MAX_COUNT, check_choice, check_relevance_level
 
 __all__ = [
     "CONVENTIONS",
@@ -105,9 +105,9 @@ def check_max_retrieved(value):
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputTypeError(f"max_retrieved must be a positive int or None, got {value!r}")
-    if value < 1:
-        raise InputValueError(f"max_retrieved must be a positive int (1, 2, ...) or None, "
-                              f"got {value!r}")
+    if not 1 <= value <= MAX_COUNT:
+        raise InputValueError(f"max_retrieved must be a positive int (1, 2, ... up to "
+                              f"{MAX_COUNT}) or None, got {value!r}")
     return int(value)
 
 
@@ -197,9 +197,17 @@ CONVENTIONS: tuple[Convention, ...] = (
     Convention(
         "order_by", "a run with scores and ranks", "score",
         (Choice("score", "ordered by score, the rank column ignored (trec_eval)"),
-         Choice("rank", "ordered by rank, the score ignored")),
+         Choice("rank", "ordered by rank, the score ignored"),
+         Choice("rank_position", "each doc at list position rank - 1, as msmarco_eval.py "
+                "places it: a rank left out leaves an empty position (no doc), a rank of 0 "
+                "or below counts from the end of a list of 1000 (Python's index), a later "
+                "row takes an earlier one's position")),
         trec_eval="score",
-        details="a RankOrderWarning says when the ranks give another order than the scores",
+        details="a RankOrderWarning says when the ranks give another order than the scores; "
+        "under \"rank_position\" an empty position is a retrieved slot that holds no doc "
+        "(not relevant, not judged: num_ret counts it), ranks must be whole numbers from "
+        "-999 to 1000 (the script stops at any other), and a run without a rank column "
+        "(a dict) is in rank order already",
     ),
     # Rows for the presets (PRESETS below): other tools' rules, off by default.
     Convention(
@@ -256,10 +264,18 @@ FIXED_CONVENTIONS: tuple[tuple[str, str, str], ...] = (
     ("a query in the run but not in the judgments", "(always)",
      ("left out: there is nothing to score it against; listed in "
      "Evaluation.queries_missing_from_qrels, with a CoverageWarning")),
-    ("the cut-off k", "a positive int, or None",
-     ("None reads the whole ranking; 0, negatives, floats, strings and bools are refused with "
-     "the value in the message; beyond the list, precision still divides by k (an empty "
-     "slot is a wasted slot)")),
+    ("the cut-off k", "a positive int up to 2^63 - 1, or None",
+     ("None reads the whole ranking; 0, negatives, floats, strings, bools and a k beyond "
+     "2^63 - 1 (what int64 holds) are refused with the value in the message; beyond the "
+     "list, precision still divides by k (an empty slot is a wasted slot)")),
+    ("a whole-number score beyond 2^53", "always an error, where a float cannot hold it",
+     ("scores are compared as 64-bit floats, which hold every whole number up to 2^53 but "
+     "not all beyond (2^53 + 1 reads as 2^53, a tie with 2^53): a score written as a "
+     "whole number (in a file, or an int in a frame or a dict; a rank under "
+     "order_by=\"rank\" too) that its float does not hold exactly is refused with its value "
+     "and where it is (file and line, or query and doc), rather than tying or swapping "
+     "docs; one a float holds (2^60) is taken, and a score written with a fraction or an "
+     "exponent is read as the nearest float, as trec_eval reads every score")),
     ("ids of different types", "always an error",
      ("\"42\" and 42 never match; instead of scoring zero overlap, a TypeError names an id "
      "of each kind")),
@@ -438,12 +454,17 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     ),
     Preset(
         "msmarco", "the MS MARCO passage ranking script (msmarco_eval.py, MRR @10)",
-        (("order_by", "rank"), ("ties", "input_order")),
-        "each ranking in the order of its rank column (the score is not read); the mean is "
-        "over every query of the judgments, one missing from the run scoring 0; a doc "
-        "ranked twice within the top 10 is an error, as in the script's checks (it checks "
-        "the whole list); every judged passage is "
-        "relevant in MS MARCO's qrels (grade 1): grades below the level do not count here",
+        (("order_by", "rank_position"), ("ties", "input_order")),
+        "each ranking is the script's list: the passage of rank r at position r - 1 (the "
+        "score is not read), so that a rank left out leaves an empty position, a rank of 0 "
+        "or below counts from the end of the list of 1000 (rank 0 is its last position), "
+        "and a later line takes an earlier one's position; the mean is over every query "
+        "of the judgments, one missing from the run scoring 0; a doc ranked twice within "
+        "the top 10 is an error, as in the script's checks (it checks the whole list, and "
+        "goes on); every judged passage is relevant in MS MARCO's qrels (grade 1): grades "
+        "below the level do not count here; the script fills an empty position with "
+        "passage 0, which a query judging passage 0 relevant finds there: here an empty "
+        "position holds no passage",
         "mrr@10 (MRR @10)",
     ),
     Preset(

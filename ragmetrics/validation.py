@@ -8,12 +8,29 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import InputTypeError, InputValueError
 
 Grades = dict[Any, float]
+
+#: The largest cut-off, depth, budget or count taken anywhere (``k``, ``max_retrieved``,
+#: trec_eval's ``-M``): what a signed 64-bit integer holds (NumPy's int64, trec_eval's
+#: ``long``). A larger one is refused with its value: it would overflow the arrays that
+#: hold ranks, and no ranking is that long.
+MAX_COUNT = 2**63 - 1
+
+#: Every whole number up to this size is exact in a 64-bit float (its 53-bit mantissa);
+#: beyond it, only some are: 2**53 + 1 reads as 2**53, the same score as 2**53.
+EXACT_FLOAT_INTEGERS = 2**53
+
+# A whole number as a person writes it: ASCII digits only (str.isdigit and int() also
+# take "²", "١٢" and "1_000"), an optional sign.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+# A number as a person writes it, in ASCII (float() also takes "١٢", "1_0", "nan", "inf").
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def check_k(k: Any, *, name: str = "k", allow_none: bool = False) -> int | None:
@@ -27,7 +44,51 @@ def check_k(k: Any, *, name: str = "k", allow_none: bool = False) -> int | None:
         raise InputTypeError(f"{name} must be a positive int, got {k!r} ({type(k).__name__})")
     if k < 1:
         raise InputValueError(f"{name} must be a positive int (1, 2, ...), got {k!r}")
+    if k > MAX_COUNT:
+        raise InputValueError(f"{name} must be at most {MAX_COUNT} (2**63 - 1), got {k!r}")
     return int(k)
+
+
+def decimal_number(text: str, name: str) -> float:
+    """The finite float written in ``text`` (ASCII: ``2``, ``-0.5``, ``.25``, ``1e3``);
+    else an error naming ``name`` and the text as written.
+
+    Examples
+    --------
+    >>> decimal_number(".25", "a level")
+    0.25
+    >>> decimal_number("1e999", "a level")
+    Traceback (most recent call last):
+    ...
+    ragmetrics.errors.InputValueError: a level: '1e999' is not a finite number (ASCII digits)
+    """
+    stripped = text.strip() if isinstance(text, str) else text
+    value = (float(stripped) if isinstance(stripped, str)
+             and _DECIMAL.fullmatch(stripped) is not None else math.nan)
+    if not math.isfinite(value):
+        raise InputValueError(f"{name}: {text!r} is not a finite number (ASCII digits)")
+    return value
+
+
+def whole_number(text: str, name: str, *, minimum: int = 1) -> int:
+    """The int written in ``text`` (ASCII digits, an optional sign), from ``minimum`` to
+    :data:`MAX_COUNT`; else an error naming ``name`` and the text as written.
+
+    Examples
+    --------
+    >>> whole_number("20", "--k")
+    20
+    >>> whole_number("²", "--k")
+    Traceback (most recent call last):
+    ...
+    ragmetrics.errors.InputValueError: --k: '²' is not a whole number from 1 to 9223372036854775807 (ASCII digits)
+    """
+    stripped = text.strip() if isinstance(text, str) else text
+    if (not isinstance(stripped, str) or _WHOLE.fullmatch(stripped) is None
+            or not minimum <= int(stripped) <= MAX_COUNT):
+        raise InputValueError(f"{name}: {text!r} is not a whole number from {minimum} to "
+                              f"{MAX_COUNT} (ASCII digits)")
+    return int(stripped)
 
 
 def check_relevance_level(level: Any) -> float:
@@ -210,3 +271,41 @@ def no_relevant_doc(grades: Grades, relevance_level: float) -> InputValueError:
         f"the golden set {grades!r} has no relevant doc (no grade reaches relevance_level "
         f"{relevance_level!r}); pass empty_relevant='zero', 'article' or 'skip' to score it"
     )
+
+
+def first_inexact_integer(floats, exact) -> int | None:
+    """The first row whose value was a whole number that its 64-bit float does not hold
+    exactly, or None (the score policy of :func:`ragmetrics.evaluate`: such scores
+    could tie, or swap, docs whose scores differ).
+
+    ``floats`` are the values as read (an array of float64); ``exact(row)`` gives the
+    value of a row as it was written, as an int, or None if it was not a whole number
+    (a decimal fraction is a float as written). Only rows from
+    :data:`EXACT_FLOAT_INTEGERS` are looked at: below it every whole number is exact.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> written = [3, 2**53, 2**53 + 1]
+    >>> first_inexact_integer(np.array(written, dtype=np.float64), written.__getitem__)
+    2
+    """
+    import numpy as np
+
+    for row in np.flatnonzero(np.abs(floats) >= EXACT_FLOAT_INTEGERS):
+        value = exact(int(row))
+        if value is not None and value != int(floats[row]):
+            return int(row)
+    return None
+
+
+def inexact_integer_problem(name: str, value) -> str:
+    """The reason to refuse a whole number ``value`` that a 64-bit float cannot hold."""
+    try:
+        read = f"it would be read as {float(value):.17g}"
+    except OverflowError:
+        read = "it is beyond the range of a float"
+    return (f"{name} {value} is a whole number that a 64-bit float cannot hold exactly ({read}"
+            f"): beyond 2**53 = {EXACT_FLOAT_INTEGERS} "
+            "such scores could tie, or swap, docs whose scores differ; subtract a common "
+            "offset from them first")

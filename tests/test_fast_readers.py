@@ -295,11 +295,17 @@ def test_jsonl_deep_nesting_never_reaches_arrow(tmp_path, depth):
 
 
 def test_jsonl_integers_rounded_by_arrow_are_never_taken(tmp_path):
-    # In a column of floats, Arrow reads the integer 2**53 + 1 as 2**53: Python keeps it.
+    # In a column of floats, Arrow reads the integer 2**53 + 1 as 2**53: Python keeps it,
+    # and a score that a float cannot hold is refused (the score policy), by both paths.
     path = write(tmp_path, "r.jsonl", '{"query_id": "q", "doc_id": "c", "score": 0.5}\n'
                                       '{"query_id": "q", "doc_id": "d", "score": 9007199254740993}\n')
-    run = read_results(path)
-    assert run["score"].tolist() == [0.5, float(9007199254740993)]
+    with pytest.raises(FormatError, match="score 9007199254740993 is a whole number") as caught:
+        read_results(path)
+    assert caught.value.line == 2
+    assert_same_answer(read_results, path)
+    path = write(tmp_path, "r.jsonl", '{"query_id": "q", "doc_id": "c", "score": 0.5}\n'
+                                      '{"query_id": "q", "doc_id": "d", "score": 9007199254740994}\n')
+    assert read_results(path)["score"].tolist() == [0.5, float(9007199254740994)]
     assert_same_answer(read_results, path)
 
 

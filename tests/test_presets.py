@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import re
 import warnings
 
 import pandas as pd
@@ -247,13 +248,122 @@ def test_msmarco_preset_equals_the_official_script():
     run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "rank", "score"])
     result = quiet_evaluate(run, qrels, ["mrr@10"], preset="msmarco")
     assert result.summary["mrr@10"] == pytest.approx(expected, abs=TOLERANCE)
-    assert result.conventions.order_by == "rank"
+    assert result.conventions.order_by == "rank_position"
     # By score (the default), the number differs: the preset is what reproduces it.
     assert quiet_evaluate(run, qrels, ["mrr@10"]).summary["mrr@10"] != pytest.approx(expected)
     # The script refuses a passage ranked twice for a query; so does the preset.
     twice = pd.concat([run, run.iloc[[0]].assign(rank=5)], ignore_index=True)
     with pytest.raises(InputValueError, match="more than once"):
         quiet_evaluate(twice, qrels, ["mrr@10"], preset="msmarco")
+
+
+def script_mrr_at_10(reference: dict, candidate_lines: list[tuple]) -> dict:
+    """MS MARCO's MRR @10 by query, as the official script computes it: a faithful copy
+    of the rule of microsoft/MSMARCO-Passage-Ranking ms_marco_eval.py
+    (``load_candidate_from_stream``: ``tmp = [0] * 1000`` per query, then
+    ``qid_to_ranked_candidate_passages[qid][rank-1] = pid`` for each line, in file order;
+    ``compute_metrics``: ``for i in range(0, MaxMRRRank): if candidate_pid[i] in
+    target_pid: MRR += 1/(i + 1); break``, over the queries of the run that are in the
+    reference; the mean divides by ``len(qids_to_relevant_passageids)``)."""
+    lists: dict = {}
+    for qid, pid, rank in candidate_lines:
+        if qid not in lists:
+            lists[qid] = [0] * 1000
+        lists[qid][rank - 1] = pid  # Python's index: rank 0 is the last position
+    by_query = {}
+    for qid, candidate_pid in lists.items():
+        if qid in reference:
+            by_query[qid] = 0.0
+            for i in range(10):
+                if candidate_pid[i] in reference[qid]:
+                    by_query[qid] = 1 / (i + 1)
+                    break
+    return by_query
+
+
+def test_msmarco_preset_places_each_passage_at_list_position_rank_minus_1():
+    # Ranks that are not 1..n: gaps, ranks from 0, a rank repeated (the later line takes
+    # the position), negative ranks (from the end of the list of 1000), ranks past 10.
+    rng = random.Random(23)
+    reference, qrels_rows, lines = {}, [], []
+    for q in range(1, 120):
+        relevant = rng.sample(range(1, 60), rng.randint(1, 3))
+        reference[q] = relevant
+        qrels_rows += [(q, pid, 1) for pid in relevant]
+        if q % 11 == 0:
+            continue  # not in the run: 0 in the mean
+        style = q % 5
+        pids = rng.sample(range(1, 60), 12)
+        if style == 0:  # ranks from 0
+            ranks = list(range(12))
+        elif style == 1:  # gaps
+            ranks = sorted(rng.sample(range(1, 40), 12))
+        elif style == 2:  # a rank repeated: the later line takes the position
+            ranks = [rng.randint(1, 6) for _ in range(12)]
+        elif style == 3:  # negative ranks, some landing in the first ten positions
+            ranks = rng.sample(list(range(-999, -985)) + list(range(1, 15)), 12)
+        else:  # 1..n, shuffled lines
+            ranks = list(range(1, 13))
+            rng.shuffle(ranks)
+        lines += [(q, pid, rank) for pid, rank in zip(pids, ranks, strict=True)]
+    expected = script_mrr_at_10(reference, lines)
+    assert len({round(v, 6) for v in expected.values()}) > 5  # varied cases
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(lines, columns=["query_id", "doc_id", "rank"])
+    result = quiet_evaluate(run, qrels, ["mrr@10"], preset="msmarco")
+    for q, value in expected.items():
+        assert result.per_query.loc[q, "mrr@10"] == pytest.approx(value, abs=1e-15), q
+    assert result.summary["mrr@10"] == pytest.approx(
+        sum(expected.values()) / len(reference), abs=1e-15)
+    # The issue's cases: a gap (the script: 1/3), ranks from 0 (the script: 1.0).
+    one = pd.DataFrame([("q", "a", 1)], columns=["query_id", "doc_id", "relevance"])
+    gap = pd.DataFrame([("q", "x", 1), ("q", "a", 3)], columns=["query_id", "doc_id", "rank"])
+    from_0 = pd.DataFrame([("q", "x", 0), ("q", "a", 1)],
+                          columns=["query_id", "doc_id", "rank"])
+    assert quiet_evaluate(gap, one, ["mrr@10"], preset="msmarco").summary["mrr@10"] == 1 / 3
+    assert quiet_evaluate(from_0, one, ["mrr@10"], preset="msmarco").summary["mrr@10"] == 1.0
+    # And the script's own loader, as ir_measures ships it, agrees on these lines.
+    script = pytest.importorskip("ir_measures.bin.msmarco_eval")
+    text = "\n".join(f"{q}\t{pid}\t{rank}" for q, pid, rank in lines)
+    candidates = script.load_candidate_from_stream(io.StringIO(text))
+    shipped = script.compute_metrics(reference, candidates)["MRR @10 by query"]
+    assert shipped == pytest.approx(expected, abs=1e-15)
+
+
+@pytest.mark.parametrize("rank", [1001, -1000, 2.5])
+def test_msmarco_preset_refuses_a_rank_the_script_cannot_place(rank):
+    qrels = pd.DataFrame([("q", "a", 1)], columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "rank": [1, rank]})
+    with pytest.raises(InputValueError, match=f"doc 'b' has rank {rank:g}"):
+        quiet_evaluate(run, qrels, ["mrr@10"], preset="msmarco")
+
+
+def test_msmarco_preset_empty_positions_are_retrieved_slots_with_no_doc():
+    qrels = pd.DataFrame([("q", "a", 1), ("q", "b", 0)],
+                         columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame([("q", "b", 2), ("q", "a", 4)], columns=["query_id", "doc_id", "rank"])
+    result = quiet_evaluate(run, qrels, ["mrr@10", "precision@4", "num_ret", "ap", "ndcg@4"],
+                            preset="msmarco")
+    values = result.summary
+    assert (values["mrr@10"], values["precision@4"], values["num_ret"]) == (0.25, 0.25, 4)
+    assert values["ap"] == 0.25  # the one relevant doc at position 4
+    assert values["ndcg@4"] == pytest.approx(1 / math.log2(5))
+    # A run of ints (MS MARCO's pids): the placeholders are ints no doc has.
+    int_qrels = pd.DataFrame([(1, 0, 1)], columns=["query_id", "doc_id", "relevance"])
+    int_run = pd.DataFrame([(1, 5, 1), (1, 0, 3)], columns=["query_id", "doc_id", "rank"])
+    assert quiet_evaluate(int_run, int_qrels, ["mrr@10"],
+                          preset="msmarco").summary["mrr@10"] == 1 / 3
+
+
+def test_msmarco_preset_on_the_command_line_reads_a_trec_run_with_gaps(tmp_path, capsys):
+    from ragmetrics.cli import main
+
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 c 1\n")
+    (tmp_path / "run").write_text("q1 Q0 x 1 9 r\nq1 Q0 a 3 8 r\nq2 Q0 y 0 9 r\n"
+                                  "q2 Q0 c 1 8 r\n")
+    assert main(["evaluate", str(tmp_path / "qrels"), str(tmp_path / "run"), "--preset",
+                 "msmarco", "--metrics", "mrr@10", "--means-only"]) == 0
+    assert re.search(r"^mrr@10\s+0\.6667$", capsys.readouterr().out, re.MULTILINE)
 
 
 # -- Spark MLlib ---------------------------------------------------------------------------

@@ -1171,6 +1171,8 @@ def mostly(usual: st.SearchStrategy, unusual: st.SearchStrategy) -> st.SearchStr
 # and would keep the fast parser out of most examples; TOKEN brings NUL back.
 NO_WHITESPACE = st.characters(blacklist_categories=("Cs",), blacklist_characters=" \t\n\r\f\v\x00")
 TREC_ID = st.text(alphabet=NO_WHITESPACE, min_size=1, max_size=6)
+# The first field of a line: "#" there makes the line a comment (skipped).
+TREC_QUERY = TREC_ID.filter(lambda text: not text.startswith("#"))
 INT64 = st.integers(-(2**63), 2**63 - 1)
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
 TOKEN = st.one_of(
@@ -1181,8 +1183,8 @@ TOKEN = st.one_of(
 )
 # What each field of a valid line holds (layout -> token strategies).
 VALID_FIELDS = {
-    6: (TREC_ID, st.just("Q0"), TREC_ID, INT64.map(str), FINITE.map(repr), TREC_ID),
-    4: (TREC_ID, st.just("0"), TREC_ID, INT64.map(str)),
+    6: (TREC_QUERY, st.just("Q0"), TREC_ID, INT64.map(str), FINITE.map(repr), TREC_ID),
+    4: (TREC_QUERY, st.just("0"), TREC_ID, INT64.map(str)),
 }
 
 
@@ -1295,7 +1297,7 @@ def test_the_fast_parser_agrees_with_the_line_scan(folder, layout, data):
 @FUZZ_LIGHT
 @given(
     rows=st.lists(
-        st.tuples(TREC_ID, TREC_ID, INT64, FINITE, TREC_ID),
+        st.tuples(TREC_QUERY, TREC_ID, INT64, FINITE, TREC_ID),
         min_size=1,
         max_size=10,
     ),
@@ -1322,7 +1324,8 @@ def test_a_run_written_in_trec_format_reads_back_equal(folder, rows, separator):
 @FUZZ_LIGHT
 @given(
     rows=st.lists(
-        st.tuples(TREC_ID, TREC_ID, INT64), min_size=1, max_size=10, unique_by=lambda r: r[:2]
+        st.tuples(TREC_QUERY, TREC_ID, INT64), min_size=1, max_size=10,
+        unique_by=lambda r: r[:2]
     )
 )
 def test_qrels_written_in_trec_format_read_back_equal(folder, rows):
@@ -1572,3 +1575,107 @@ def test_read_run_and_read_qrels_tell_the_format(tmp_path):
         read_run(write(tmp_path, "q.txt", "q1 0 d1 1\n"))
     with pytest.raises(FormatError, match=r"looks like a TREC run .* not judgments"):
         read_qrels(write(tmp_path, "r.txt", run_text))
+
+
+# -- comments in TREC files ----------------------------------------------------------------
+
+
+def test_trec_readers_skip_comment_lines_and_count_them(tmp_path):
+    # A line whose first character other than whitespace is "#" is a comment, as trec_eval
+    # reads runs: skipped, and counted, so that an error names the line an editor shows.
+    run = tmp_path / "r.run"
+    run.write_text("# bm25, k1=0.9\nq1 Q0 d1 1 2.0 bm25\n  # a note\nq1 Q0 d2 2 1.0 bm25\n")
+    assert read_trec_run(run)["doc_id"].tolist() == ["d1", "d2"]
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("#q d rel\n#\nq1 0 d1 1\n\t# x y z\nq1 0 d2 0\n")
+    assert read_trec_qrels(qrels)["doc_id"].tolist() == ["d1", "d2"]
+    run.write_text("#a\n#b\nq1 Q0 d1 1 2.0 bm25\nq1 Q0 d2 two 1.0 bm25\n")
+    with pytest.raises(FormatError) as caught:
+        read_trec_run(run)
+    assert caught.value.line == 4
+    run.write_text("# nothing but comments\n")
+    with pytest.raises(FormatError, match="no data lines"):
+        read_trec_run(run)
+
+
+def test_a_trec_file_that_starts_with_a_comment_is_told_as_trec(tmp_path):
+    from ragmetrics.io import read_qrels, read_run
+
+    run = tmp_path / "bm25.txt"
+    run.write_text("# query Q0 doc rank score run\nq1 Q0 d1 1 2.0 bm25\n")
+    assert read_run(run)["doc_id"].tolist() == ["d1"]
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("# judged by two assessors\nq1 0 d1 1\n")
+    assert read_qrels(qrels)["relevance"].tolist() == [1]
+
+
+def test_parts_of_a_run_keep_a_query_whole_across_a_comment(tmp_path):
+    from ragmetrics.io.batches import read_trec_run_batches
+
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q{q} Q0 d{d} {d} {9 - d} r\n" + ("# note\n" if d == 2 else "")
+                            for q in range(3) for d in range(1, 4)))
+    parts = [part.frame for part in read_trec_run_batches(path, block_bytes=40)]
+    assert [part["query_id"].unique().tolist() for part in parts] == [["q0"], ["q1"], ["q2"]]
+
+
+# -- pipes: read once, whole ---------------------------------------------------------------
+
+
+def _through_a_pipe(folder: Path, name: str, data: bytes, read):
+    """``read(path)`` of a named pipe that a thread writes ``data`` into."""
+    import os
+    import signal
+    import threading
+
+    def too_long(signum, frame):
+        raise TimeoutError(f"{path} was not read within 30 s (opened twice?)")
+
+    path = folder / name
+    os.mkfifo(path)
+    writer = threading.Thread(target=path.write_bytes, args=(data,), daemon=True)
+    writer.start()
+    previous = signal.signal(signal.SIGALRM, too_long)  # fail, never hang
+    signal.alarm(30)
+    try:
+        return read(path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        writer.join(10)
+
+
+@pytest.mark.parametrize(("name", "data", "reader"), [
+    ("run.txt", b"q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n", "read_run"),
+    ("run.txt.gz", gzip.compress(b"q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n"), "read_run"),
+    ("run.csv", b"query_id,doc_id,score\nq1,d1,2\nq1,d2,1\n", "read_run"),
+    ("run.jsonl", b'{"query_id":"q1","retrieved_ids":["d1","d2"]}\n', "read_results"),
+    ("run", b"\xef\xbb\xbfq1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n", "read_trec_run"),
+])
+def test_a_run_is_read_from_a_named_pipe(tmp_path, name, data, reader):
+    from ragmetrics import io as rio
+
+    run = _through_a_pipe(tmp_path, name, data, getattr(rio, reader))
+    assert run["doc_id"].tolist() == ["d1", "d2"]
+    assert run["query_id"].tolist() == ["q1", "q1"]
+
+
+def test_judgments_and_a_parquet_run_are_read_from_named_pipes(tmp_path):
+    from ragmetrics.io import read_golden, read_qrels, read_run
+
+    qrels = _through_a_pipe(tmp_path, "q.txt", b"q1 0 d1 1\n", read_qrels)
+    assert qrels["relevance"].tolist() == [1]
+    golden = _through_a_pipe(tmp_path, "g.csv", b"query_id,doc_id\nq1,d1\n", read_golden)
+    assert golden["doc_id"].tolist() == ["d1"]
+    buffer = io.BytesIO()
+    pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}).to_parquet(buffer)
+    run = _through_a_pipe(tmp_path, "run.parquet", buffer.getvalue(), read_run)
+    assert run["score"].tolist() == [1.0]
+
+
+def test_an_error_in_a_pipe_names_it_and_the_line(tmp_path):
+    with pytest.raises(FormatError) as caught:
+        _through_a_pipe(tmp_path, "r.csv", b"query_id,doc_id,score\nq1,d1,2\nq1,d2,x\n",
+                        read_results)
+    assert caught.value.path == str(tmp_path / "r.csv")
+    assert caught.value.line == 3

@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS.values():
         command.add_parser(subcommands)
+    # --debug before or after the subcommand (README writes `ragmetrics evaluate --debug`).
+    # SUPPRESS: a subcommand's parser sets it only when given, so that it never overwrites
+    # a --debug given before the subcommand.
+    for subparser in subcommands.choices.values():
+        subparser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                               help="print the full traceback of any error")
     return parser
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..audits import ALPHA_LEVELS, KAPPA_WEIGHTS, audit
 from ..metrics.table import parse_metrics
 from ..safe_text import terminal_text
-from .common import UsageError, load_qrels, load_run, number
+from .common import UsageError, integer, load_qrels, load_run, number
 
 __all__ = ["add_parser", "run"]
 
@@ -42,7 +42,7 @@ def add_parser(subcommands) -> None:
                      help="comma-separated run names (default: the file names)")
     cmd.add_argument("--metric", default="ndcg@10",
                      help="the metric the runs are ranked by (default: %(default)s)")
-    cmd.add_argument("--k", type=int, default=10,
+    cmd.add_argument("--k", type=integer, default=10,
                      help="the depth of Judged@k and hole@k (default: %(default)s)")
     cmd.add_argument("--relevance-level", type=number, default=1,
                      help="relevant at this grade or above (default: %(default)s)")

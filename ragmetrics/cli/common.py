@@ -9,13 +9,17 @@ every other one does.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from pathlib import Path
 
 from ..errors import InputError
 from ..io import read_qrels, read_run
+from ..io.source import ReadOnce, is_stream, read_once, read_stdin
+from ..validation import MAX_COUNT, decimal_number, whole_number
 
-__all__ = ["Parser", "UsageError", "check_output_names", "existing_file", "load_qrels",
-           "load_run", "number"]
+__all__ = ["STDIN", "Parser", "UsageError", "check_output_names", "count", "existing_file",
+           "input_files", "integer", "load_qrels", "load_run", "number"]
 
 
 class UsageError(InputError):
@@ -47,13 +51,91 @@ class Parser(argparse.ArgumentParser):
 
 
 def number(text: str):
-    """An int if the text is a whole number, else a float (argparse's type for levels)."""
-    value = float(text)  # argparse turns the ValueError into a usage error
-    return int(value) if value.is_integer() else value
+    """An int if the text is a whole number (within int64), else a float: argparse's type
+    for levels and thresholds. ASCII digits, finite (``float()`` also takes ``"١٢"``,
+    ``"nan"`` and ``"inf"``)."""
+    try:
+        value = decimal_number(text, "")
+    except InputError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number (ASCII "
+                                         "digits)") from None
+    return int(value) if value.is_integer() and abs(value) <= MAX_COUNT else value
 
 
-def existing_file(path_text: str, label: str) -> Path:
-    """``path_text`` as a Path, or a usage error naming ``label`` if it is not a file."""
+def count(text: str) -> int:
+    """A whole number of 1 or more, at most :data:`~ragmetrics.validation.MAX_COUNT`:
+    argparse's type for a depth (``5``, ``1000``, ``1e3``)."""
+    try:
+        value = whole_number(text, "")  # exactly, digits beyond a float's 53 bits too
+    except InputError:
+        try:
+            value = number(text)
+        except argparse.ArgumentTypeError:
+            value = None
+    if not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number from 1 to {MAX_COUNT}")
+    return value
+
+
+def integer(text: str) -> int:
+    """A whole number in ASCII digits, of at most :data:`~ragmetrics.validation.MAX_COUNT`
+    either way: argparse's type for counts and seeds (``int()`` also takes ``"١٢"``)."""
+    try:
+        return whole_number(text, "", minimum=-MAX_COUNT)
+    except InputError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (ASCII digits, at most {MAX_COUNT} either "
+            "way)") from None
+
+
+#: The file name that means standard input (trec_eval reads its run from there so).
+STDIN = "-"
+
+
+def input_files(pairs) -> list:
+    """The files a command reads, ``[(label, path text), ...]``, each as the readers take
+    it: a regular file as a Path (:func:`existing_file`), standard input (``-``) or a
+    pipe (a FIFO, ``/dev/stdin`` on a pipe, ``<(cmd)``) read whole now, as a
+    :class:`~ragmetrics.io.source.ReadOnce`. A pipe named twice is refused: it can be
+    read only once."""
+    out, seen = [], {}
+    for label, text in pairs:
+        key = _stream_key(text)
+        if key is not None and key in seen:
+            raise UsageError(f"{label} {text} is {seen[key]} too: standard input or a pipe "
+                             "can be read only once")
+        if key is not None:
+            seen[key] = f"{label} {text}"
+        if text == STDIN:
+            out.append(read_stdin())
+        elif key is not None:
+            out.append(read_once(text))
+        else:
+            out.append(existing_file(text, label))
+    return out
+
+
+def _stream_key(text: str):
+    """What names one stream: (inode, device) of a pipe (``-`` too when standard input is
+    one), ``-`` for standard input otherwise; None for a file that can be read again."""
+    if text == STDIN:
+        try:
+            info = os.fstat(0)
+        except OSError:
+            return STDIN
+        return STDIN if stat.S_ISREG(info.st_mode) else (info.st_ino, info.st_dev)
+    if not is_stream(text):
+        return None
+    info = os.stat(text)
+    return info.st_ino, info.st_dev
+
+
+def existing_file(path_text, label: str):
+    """``path_text`` as a Path, or a usage error naming ``label`` if it is not a file (a
+    :class:`~ragmetrics.io.source.ReadOnce`, read already, is returned as it is)."""
+    if isinstance(path_text, ReadOnce):
+        return path_text
     path = Path(path_text)
     if not path.exists():
         raise UsageError(f"{label} file not found: {path_text}")

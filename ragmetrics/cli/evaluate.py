@@ -32,7 +32,10 @@ offsets against each document's length. Evidence, documents and chunkings are re
 value is reported with its file and line.
 
 **File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
-name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not:
+name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not.
+GOLDEN or a RUN named ``-`` is read from standard input; ``/dev/stdin``, named pipes and
+``<(cmd)`` are read too, whole, before anything else (a TREC file told by its content, a
+table by the name of the pipe):
 
 - ``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``, ``.parquet``: long or wide form;
 - any other name (``.txt``, ``.run``, ``.qrels``, none, trec_eval's ``results.test``...):
@@ -74,7 +77,18 @@ from ..safe_text import terminal_text
 from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
-from .common import UsageError, check_output_names, existing_file, load_qrels, load_run, number
+from ..validation import MAX_COUNT, whole_number
+from .common import (
+    UsageError,
+    check_output_names,
+    count,
+    existing_file,
+    input_files,
+    integer,
+    load_qrels,
+    load_run,
+    number,
+)
 from .runs import deferred_runs, return_freed_memory_at_once
 
 __all__ = ["PARALLEL_FROM", "add_parser", "run"]
@@ -130,7 +144,7 @@ def add_parser(subcommands) -> None:
                      help="print each run's means alone: no intervals, no tests, no "
                      "resampling (what trec_eval prints; the quickest for many runs). "
                      "Not with --report, which shows the intervals and tests")
-    cmd.add_argument("--jobs", metavar="N", type=int, default=None,
+    cmd.add_argument("--jobs", metavar="N", type=integer, default=None,
                      help="runs evaluated at once, each in a worker process (Linux, macOS; "
                      f"default: the cores this process may use for {PARALLEL_FROM} runs or "
                      "more, else 1: one after the other). The numbers are the same for "
@@ -176,13 +190,13 @@ def add_parser(subcommands) -> None:
     stats.add_argument("--confidence", metavar="C", type=float, default=0.95,
                        help="confidence level of the intervals; the difference intervals "
                        "are at the level of the correction (default: %(default)s)")
-    stats.add_argument("--resamples", metavar="N", type=int, default=10_000,
+    stats.add_argument("--resamples", metavar="N", type=integer, default=10_000,
                        help="bootstrap resamples and randomization patterns "
                        "(default: %(default)s)")
-    stats.add_argument("--max-resamples", metavar="N", type=int, default=None,
+    stats.add_argument("--max-resamples", metavar="N", type=integer, default=None,
                        help="the most randomization patterns for a verdict within Monte "
                        "Carlo error of alpha (default: 32 x --resamples)")
-    stats.add_argument("--seed", metavar="S", type=int, default=0,
+    stats.add_argument("--seed", metavar="S", type=integer, default=0,
                        help="random seed (default: %(default)s)")
     stats.add_argument("--correction", choices=CORRECTIONS, default="holm",
                        help="for many metrics x runs: holm (family-wise), bh "
@@ -204,7 +218,8 @@ def add_parser(subcommands) -> None:
                                   help=f"{convention.label} ({meanings}; default: "
                                   f"{convention.default})")
         else:
-            policies.add_argument(convention.cli_option, metavar="N", type=number,
+            policies.add_argument(convention.cli_option, metavar="N",
+                                  type=count if convention.keyword == "max_retrieved" else number,
                                   default=None,
                                   help=f"{convention.label}: "
                                   f"{convention.number.format(value='N')} (default: "
@@ -218,9 +233,11 @@ def _cutoffs(text: str) -> list[int]:
     ks = []
     for item in text.split(","):
         item = item.strip()
-        if not item.isdigit() or int(item) < 1:
-            raise UsageError(f"--k: {item!r} is not a positive integer (write e.g. --k 5,10,20)")
-        ks.append(int(item))
+        try:
+            ks.append(whole_number(item, "--k"))
+        except InputError:
+            raise UsageError(f"--k: {item!r} is not a positive integer (ASCII digits, at "
+                             f"most {MAX_COUNT}; write e.g. --k 5,10,20)") from None
     return ks
 
 
@@ -342,6 +359,11 @@ def run(args) -> int:
 
     show_progress = sys.stderr.isatty() and not args.quiet
     return_freed_memory_at_once()  # before any file is read: bounded memory in parts
+    # Standard input (-) and pipes are read now, once; files are read when scored.
+    files = input_files(([] if spans else [("GOLDEN", args.golden)])
+                        + [("RUN", path) for path in run_paths])
+    golden = None if spans else files.pop(0)
+    run_files = files
     if spans:
         documents = (None if args.documents is None
                      else existing_file(args.documents, "--documents"))
@@ -354,9 +376,9 @@ def run(args) -> int:
         # Span runs are scored against their chunkings' texts: read whole.
         runs = {name: load_run(path, extra_fields=args.trec_extra_fields,
                                duplicates=args.duplicates)
-                for name, path in zip(names, run_paths, strict=True)}
+                for name, path in zip(names, run_files, strict=True)}
     else:
-        judgments, chunks = load_qrels(args.golden), None
+        judgments, chunks = load_qrels(golden), None
         try:
             check_judgments(judgments, metrics, **conventions, preset=args.preset)
         except InputError as error:
@@ -365,7 +387,7 @@ def run(args) -> int:
         # In worker processes (--jobs) each reads its own runs, without bars that two
         # processes would draw over each other.
         parallel = jobs > 1 and len(run_paths) > 1 and can_start_workers()
-        runs = deferred_runs(run_paths, names, extra_fields=args.trec_extra_fields,
+        runs = deferred_runs(run_files, names, extra_fields=args.trec_extra_fields,
                              duplicates=conventions["duplicates"],
                              show_progress=show_progress and not parallel,
                              read_ahead=not parallel)

@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ..evaluation.parts import DeferredRun, RunInParts
 from ..io import sniff_format
 from ..io.batches import BLOCK_BYTES, read_trec_run_batches
+from ..io.source import ReadOnce
 from ..progress import Progress
 from ..safe_text import terminal_text
 from .common import existing_file, load_run
@@ -34,7 +35,7 @@ STREAM_FROM = BLOCK_BYTES
 READ_AHEAD = max(1, min(2, os.cpu_count() or 1))
 
 
-def deferred_runs(paths: list[str], names: list[str], *, extra_fields: str, duplicates: str,
+def deferred_runs(paths: list, names: list[str], *, extra_fields: str, duplicates: str,
                   show_progress: bool, read_ahead: bool = True) -> dict:
     """``{name: run}`` for :func:`ragmetrics.compare`, each read when it is scored.
 
@@ -47,7 +48,8 @@ def deferred_runs(paths: list[str], names: list[str], *, extra_fields: str, dupl
     for i, (name, path) in enumerate(zip(names, paths, strict=True)):
         existing_file(path, "RUN")
         whole = functools.partial(load_run, path, **read.options)
-        if sniff_format(path, "run") == "trec" and os.path.getsize(path) > STREAM_FROM:
+        if (not isinstance(path, ReadOnce)  # standard input, a pipe: in memory already
+                and sniff_format(path, "run") == "trec" and os.path.getsize(path) > STREAM_FROM):
             # Functions of module level and their arguments: a worker process (--jobs)
             # receives the run as these, pickled.
             runs[name] = RunInParts(

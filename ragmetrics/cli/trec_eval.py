@@ -31,6 +31,21 @@ the averages, and a note on stderr names how many (as trec_eval 9 did, as pytrec
 does, and as trec_eval's own help text says). trec_eval 10 stops there instead, with the
 error "result qid ... not found in qrels"; -c scores such queries 0.
 
+**Standard input and pipes.** A RUN named ``-`` is read from standard input, as
+trec_eval reads it. So are ``/dev/stdin``, named pipes and ``<(cmd)``, for QRELS too
+(trec_eval maps a named file into memory and cannot read a pipe: "Cannot read results
+file"; it opens a QRELS named ``-`` as a file of that name); a pipe is read whole into
+memory, and one named twice (``- -``) is refused.
+
+**Comments and blank lines.** A line whose first character other than whitespace is
+``#`` is a comment, skipped, in both files, as trec_eval skips them in the run
+(``get_trec_results.c``; blank lines too). In the qrels trec_eval skips only a ``#`` in
+a line's first column, and only one such line at a time (``get_qrels.c``): a second
+comment line in a row is read as data (a "Malformed line", or with four fields a
+judgment of query ``#...``), an indented comment and a blank line are "Malformed", and a
+comment on the qrels' last line crashes it (a segmentation fault); here all are skipped,
+as in runs.
+
 Where ragmetrics knowingly differs from trec_eval 10 (all outside its conformance suite):
 a gain map's gains less than 1 apart are sorted exactly (trec_eval compares them by the
 int truncation of their difference); a query whose judgments are all below 0 has no
@@ -45,7 +60,22 @@ holds, so its rbp can change with the measures asked before it (``-m rbp`` alone
 ``-m all_trec`` give the numbers here; after ``-m iprec_at_recall.0.33`` or ``-m
 ndcg.1=3,...`` the same query has printed other values). Where
 trec_eval's interpolated precision divides 0 by 0 (a ranking that -J empties) this prints
-its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there.
+its ``-nan`` too, though :func:`ragmetrics.evaluate` scores 0 there. -l, -M and -N take
+whole numbers in ASCII digits, and a cut-off (``P.5``) at most 2**63 - 1: trec_eval reads
+them with C's ``atol``, so ``-M 1e30`` is ``-M 1`` there and ``-M 10x`` is ``-M 10``, and
+one beyond a ``long`` is undefined in C (glibc clamps ``P.99999999999999999999`` to
+``P_9223372036854775807``); here each is an error naming it. A measure's parameter must be
+a finite number written in ASCII (trec_eval's ``atof`` also reads ``nan`` and ``inf``),
+and utility's coefficients and set_F's beta at most 1e100 in size (so that no value or
+mean overflows; ``utility.1e308,...`` prints ``-nan`` in trec_eval). A UTF-8 byte-order
+mark at the start of a file is dropped here (as by every reader of ragmetrics); trec_eval
+keeps it in the first line's query id, so that line's query matches no judgment. A run
+score written as a whole number that a double cannot hold exactly (9007199254740993,
+beyond 2**53) is refused here, naming its line (the score policy of ragmetrics); trec_eval
+reads it as the nearest double, a tie with 9007199254740992 that it breaks by doc id. A NUL
+byte inside an id is part of the id here; trec_eval's files "may contain no NULL
+characters" (it stops reading at one, and trec_eval 10 aborted, in malloc, on a run with
+one).
 
 Exit status as for every subcommand: 0 on success, 2 on bad input (with the file and
 line), 1 on an internal error.
@@ -53,6 +83,7 @@ line), 1 on an internal error.
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 import warnings
@@ -66,14 +97,22 @@ from ..metrics.interpolated import round_half_away
 from ..metrics.table import parse_metric
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
-from .common import UsageError, existing_file
+from ..validation import MAX_COUNT, whole_number
+from .common import UsageError, input_files
 
 __all__ = ["add_parser", "format_lines", "run"]
 
 
 def _whole(text: str) -> int:
-    """A whole number for -l, -M, -N (argparse turns the ValueError into a usage error)."""
-    return int(text)
+    """A whole number for -l, -M, -N: ASCII digits with an optional sign, at most 2**63 - 1
+    in size (trec_eval's ``atol`` reads ``1e30`` as 1 and ``10x`` as 10, and what
+    overflows a ``long`` as C leaves it undefined: refused here, by value)."""
+    try:
+        return whole_number(text, "", minimum=-MAX_COUNT)
+    except InputError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (ASCII digits, at most {MAX_COUNT} either "
+            "way)") from None
 
 
 def add_parser(subcommands) -> None:
@@ -89,7 +128,8 @@ def add_parser(subcommands) -> None:
         "unless -c (trec_eval 10 stops with an error there).",
     )
     cmd.add_argument("qrels", metavar="QRELS", help="the judgments: query 0 doc grade")
-    cmd.add_argument("run", metavar="RUN", help="the run: query Q0 doc rank score run_name")
+    cmd.add_argument("run", metavar="RUN", help="the run: query Q0 doc rank score run_name "
+                     "(- reads it from standard input, as trec_eval does)")
     cmd.add_argument("-q", "--query_eval_wanted", action="store_true", dest="per_query",
                      help="also print every query's values")
     cmd.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
@@ -152,9 +192,10 @@ def run(args) -> int:
             raise UsageError(f"-m {root}{'.' + params if params else ''}: {error}") from None
         wanted += [(family(root), printed, spec) for printed, spec in specs]
 
-    qrels = read_trec_qrels(existing_file(args.qrels, "QRELS"))
+    qrels_file, run_file = input_files([("QRELS", args.qrels), ("RUN", args.run)])
+    qrels = read_trec_qrels(qrels_file)
     # trec_eval refuses a doc listed twice for a query, but under -M only within the top N.
-    run_frame = read_trec_run(existing_file(args.run, "RUN"), extra_fields="ignore",
+    run_frame = read_trec_run(run_file, extra_fields="ignore",
                               duplicates="keep" if args.max_retrieved else "error")
     columns = list(dict.fromkeys([*(str(spec) for _, _, spec in wanted), "num_ret"]))
     with warnings.catch_warnings(record=True) as caught:

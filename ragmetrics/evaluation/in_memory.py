@@ -36,9 +36,10 @@ def evaluate_in_memory(run, qrels, names: list, conventions: Conventions) -> Eva
     if isinstance(run, DeferredRun):
         run = run.load()
     run, qrels = as_frame(run), as_frame(qrels)  # Arrow and Polars tables, zero-copy
-    columns = prepare_run(run_columns(run, order_by=conventions.order_by, ties=conventions.ties),
-                          conventions)
-    prepared = rank_and_judge(columns, qrels_columns(qrels), conventions, specs)
+    columns = run_columns(run, order_by=conventions.order_by, ties=conventions.ties)
+    judgments = qrels_columns(qrels)
+    columns = prepare_run(columns, conventions, judgments)
+    prepared = rank_and_judge(columns, judgments, conventions, specs)
     in_run = prepared.coverage.in_run
     values = score(prepared.ranked, specs, empty_relevant=empty_relevant,
                    query_ids=prepared.judged.ids,

@@ -21,7 +21,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, InputTypeError, InputValueError, RankOrderWarning
-from ..validation import check_grade
+from ..validation import (
+    EXACT_FLOAT_INTEGERS,
+    check_grade,
+    first_inexact_integer,
+    inexact_integer_problem,
+)
 from .ranking import rank_rows
 
 
@@ -46,6 +51,8 @@ class Columns:
     queries_checked: bool = True
     # A run's name: the run_name (or run_id) of its last row, as trec_eval's runid.
     run_name: str | None = None
+    # The column ``value`` came from ("score", "rank", "relevance"); None for a mapping.
+    value_column: str | None = None
 
 
 def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "") -> None:
@@ -112,6 +119,12 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
             out = values.to_numpy()
         else:
             out = pd.to_numeric(values, errors="raise").to_numpy(np.float64)
+    except OverflowError:  # a Python int beyond the float range
+        i = next((i for i, v in enumerate(values)
+                  if _whole(v) is not None and not _exact_in_a_float(_whole(v))), 0)
+        raise InputValueError(
+            f"{what} column {column!r}: query {query.iloc[i]!r}, doc {doc.iloc[i]!r}: "
+            f"{values.iloc[i]!r} is beyond the range of a float") from None
     except (TypeError, ValueError):
         bad = pd.to_numeric(values, errors="coerce").isna() & values.notna()
         i = int(np.flatnonzero(bad.to_numpy())[0]) if bad.any() else 0
@@ -126,6 +139,12 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
             f"{what} column {column!r} is missing a value for query {query.iloc[i]!r}, "
             f"doc {doc.iloc[i]!r}"
         )
+    if what == "run" and dtype != np.float64:  # whole numbers that a float cannot hold
+        i = first_inexact_integer(out, lambda row: _whole(values.iloc[row]))
+        if i is not None:
+            raise InputValueError(
+                f"run column {column!r}: query {query.iloc[i]!r}, doc {doc.iloc[i]!r}: "
+                + inexact_integer_problem(column, _whole(values.iloc[i])))
     if what == "qrels" and not np.isfinite(out).all():
         # An infinite score still ranks (first or last); an infinite grade has no DCG.
         i = int(np.flatnonzero(~np.isfinite(out))[0])
@@ -134,6 +153,23 @@ def _numbers(values: pd.Series, column: str, what: str, query: pd.Series, doc: p
             f"doc {doc.iloc[i]!r} has {values.iloc[i]!r}"
         )
     return out
+
+
+def _whole(value) -> int | None:
+    """``value`` as an int if it is a whole number given as an int (Python's, NumPy's),
+    else None (a float is a float as given)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
+def _exact_in_a_float(whole: int) -> bool:
+    if abs(whole) <= EXACT_FLOAT_INTEGERS:
+        return True
+    try:
+        return int(float(whole)) == whole
+    except OverflowError:  # beyond the float range
+        return False
 
 
 def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, *,
@@ -161,7 +197,8 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
     name_column = next((c for c in ("run_name", "run_id") if c in frame.columns), None)
     if what == "run" and name_column is not None and len(frame):
         run_name = str(frame[name_column].iloc[-1])
-    return Columns(query, doc, value, q_kind, queries_checked=check_queries, run_name=run_name)
+    return Columns(query, doc, value, q_kind, queries_checked=check_queries, run_name=run_name,
+                   value_column=value_column)
 
 
 def _warn_if_ranks_disagree(query: pd.Series, doc: pd.Series, rank: np.ndarray,
@@ -231,6 +268,10 @@ def run_columns(run, *, order_by: str = "score", ties: str = "trec_eval") -> Col
     for qid, ranking in run.items():
         if isinstance(ranking, Mapping):
             for doc, score in ranking.items():
+                whole = _whole(score)
+                if whole is not None and not _exact_in_a_float(whole):
+                    raise InputValueError(f"run[{qid!r}][{doc!r}]: "
+                                          + inexact_integer_problem("score", whole))
                 if (isinstance(score, bool) or not isinstance(score, numbers.Real)
                         or math.isnan(score)):
                     raise InputTypeError(

@@ -160,6 +160,7 @@ class QueryRankings:
         self.conventions = conventions or Conventions()
         c = self.conventions
         self._runs = {}
+        judgments = qrels_columns(qrels)
         for name, run in runs.items():
             if not shown_by_query(run):
                 raise InputValueError(
@@ -170,7 +171,8 @@ class QueryRankings:
             run = as_frame(run)
             with warnings.catch_warnings():  # evaluate said it already, for the same run
                 warnings.simplefilter("ignore", RankOrderWarning)
-                columns = prepare_run(run_columns(run, order_by=c.order_by, ties=c.ties), c)
+                columns = prepare_run(run_columns(run, order_by=c.order_by, ties=c.ties), c,
+                                      judgments)
             codes, uniques = pd.factorize(columns.query)
             order = np.argsort(codes, kind="stable")
             starts = np.searchsorted(codes[order], np.arange(len(uniques)))
@@ -178,7 +180,6 @@ class QueryRankings:
             where = {q: (int(s), int(e)) for q, s, e in zip(uniques, starts, ends, strict=True)}
             docs = columns.doc.to_numpy(dtype=object)[order]
             self._runs[name] = (docs, columns.value[order], where)
-        judgments = qrels_columns(qrels)
         self._grades: dict = {}
         for q, d, g in zip(judgments.query.tolist(), judgments.doc.tolist(),
                            judgments.value.tolist(), strict=True):

@@ -141,7 +141,7 @@ def _last_query_start(data: bytes) -> int | None:
     last = boundary = None
     for start, stop in _line_starts_back(data, cut):
         fields = data[start:stop].split()
-        if not fields:
+        if not fields or fields[0].startswith(b"#"):  # blank, or a comment: no query
             continue
         if last is None:
             last = fields[0]

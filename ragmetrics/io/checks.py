@@ -44,6 +44,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..validation import first_inexact_integer, inexact_integer_problem
 from .arrow import (
     arrow_array,
     byte_set,
@@ -394,13 +395,14 @@ def check_numbers(column: Column) -> np.ndarray | Bad:
         out = values.to_numpy(dtype=np.float64)
         finite = np.isfinite(out)
         if finite.all():
-            return out
+            return _exact_integers(out, lambda row: values.iloc[row], column.name)
         i = int(np.argmin(finite))
         return Bad(i, _number_problem(values.iloc[i], column.name))
     bad = _first((i, _number_problem(v, column.name)) for i, v in enumerate(values))
     if bad is not None:
         return bad
-    return np.array([float(v) for v in values], dtype=np.float64)
+    return _exact_integers(np.array([float(v) for v in values], dtype=np.float64),
+                           lambda row: values.iloc[row], column.name)
 
 
 def integers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
@@ -438,7 +440,28 @@ def numbers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
     if not finite.all():
         i = int(np.argmin(finite))
         return Bad(i, f"{name} {values.iloc[i]!r} is too large for a float")
-    return out
+    return _exact_integers(out, lambda row: values.iloc[row], name)
+
+
+def _exact_integers(out: np.ndarray, value_at: Callable, name: str) -> np.ndarray | Bad:
+    """``out``, or the first row holding a whole number (written as one: ``12``, an int)
+    that its float64 does not hold exactly (:func:`~ragmetrics.validation.
+    first_inexact_integer`)."""
+    def exact(row: int):
+        value = value_at(row)
+        if isinstance(value, str):
+            value = value.strip()
+            return int(value) if _INTEGER_RE.fullmatch(value) else None
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            return None
+        return int(value)
+
+    row = first_inexact_integer(out, exact)
+    if row is None:
+        return out
+    value = value_at(row)
+    return Bad(row, inexact_integer_problem(name, value.strip() if isinstance(value, str)
+                                            else int(value)))
 
 
 def _cast(values: pd.Series, dtype: str) -> np.ndarray:
@@ -501,7 +524,7 @@ def _arrow_numbers_from_text(array, name: str) -> np.ndarray | Bad:
     if not finite.all():
         row = int(np.argmin(finite))
         return Bad(row, f"{name} {array[row].as_py()!r} is too large for a float")
-    return out
+    return _exact_integers(out, lambda row: array[row].as_py(), name)
 
 
 def _arrow_integers(array, name: str) -> np.ndarray | Bad:
@@ -538,7 +561,7 @@ def _arrow_numbers(array, name: str) -> np.ndarray | Bad:
         out = numpy_column(array, np.float64, _cast_to(pa.float64(), safe=False))
         finite = np.isfinite(out)
         if finite.all():
-            return out
+            return _exact_integers(out, lambda row: array[row].as_py(), name)
         row = int(np.argmin(finite))
         return Bad(row, _number_problem(array[row].as_py(), name))
     if not len(array):

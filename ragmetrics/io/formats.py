@@ -11,7 +11,7 @@ from __future__ import annotations
 import bz2
 import io
 import lzma
-import os
+import re
 import zlib
 from pathlib import Path
 
@@ -20,7 +20,14 @@ import pandas as pd
 from ..errors import FormatError
 from ..validation import check_choice
 from .frames import read_golden, read_results
-from .source import Source, compression_of, without_compression_suffix
+from .source import (
+    ReadOnce,
+    compression_of,
+    open_source,
+    path_name,
+    read_once,
+    without_compression_suffix,
+)
 from .tables import TABLE_FORMATS
 from .trec import EXTRA_FIELDS, read_trec_qrels, read_trec_run
 
@@ -35,9 +42,13 @@ _SNIFF_BYTES = 1 << 20
 
 
 def _first_line(path) -> tuple[int, str] | None:
-    """(number, text) of the first non-blank line, from the first megabyte, or None."""
-    with open(path, "rb") as handle:
-        data = handle.read(_SNIFF_BYTES)
+    """(number, text) of the first line that is neither blank nor a comment (``#``, as
+    TREC files have), from the first megabyte, or None."""
+    if isinstance(path, ReadOnce):
+        data = path.data[:_SNIFF_BYTES]
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read(_SNIFF_BYTES)
     kind = compression_of(data)
     if kind == "zstd":
         return None  # told by its name only
@@ -53,7 +64,7 @@ def _first_line(path) -> tuple[int, str] | None:
             return None  # the reader reports the broken file
     text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
     for number, line in enumerate(io.StringIO(text, newline=None), start=1):
-        if line.split():
+        if line.split() and not line.split()[0].startswith("#"):  # a TREC comment: skipped
             return number, line.rstrip("\n")
     return None
 
@@ -69,7 +80,7 @@ def sniff_format(path, role: str) -> str:
     role = check_choice(role, ("run", "qrels"), "role")
     name = without_compression_suffix(path)
     suffix = name.suffix.lower()
-    shown = os.fspath(path)
+    shown = path_name(path)
     if suffix in _TABLE_SUFFIXES:
         if suffix == ".tsv" and _is_headerless_trec(path):
             return "trec"
@@ -96,7 +107,7 @@ def sniff_format(path, role: str) -> str:
         )
     if fields is not None and (len(fields) >= 6 if role == "run" else len(fields) == 4):
         return "trec"
-    _ = Source(path).text  # a file that is not UTF-8 text says so first
+    _ = open_source(path).text  # a file that is not UTF-8 text says so first
     n = 0 if fields is None else len(fields)
     found = "no data lines" if fields is None else f"{n} field{'s' * (n != 1)} on its first line"
     raise FormatError(
@@ -120,7 +131,7 @@ def _is_headerless_trec(path) -> bool:
         return False
     if len(fields) >= 6:
         return fields[1] == "Q0"
-    return len(fields) == 4 and fields[3].lstrip("-").isdigit()
+    return len(fields) == 4 and re.fullmatch(r"-?[0-9]+", fields[3]) is not None
 
 
 def read_run(path, *, format: str | None = None, extra_fields: str = "error",
@@ -162,6 +173,7 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error",
     1       q1     d1     2    7.0     bm25
     """
     check_choice(extra_fields, EXTRA_FIELDS, "extra_fields")
+    path = read_once(path)  # a pipe: read once, to tell its format and to read it
     kind = _format(path, format, "run")
     if kind == "trec":
         return read_trec_run(path, extra_fields=extra_fields, duplicates=duplicates)
@@ -196,6 +208,7 @@ def read_qrels(path, *, format: str | None = None) -> pd.DataFrame:
     0       q1     d1          1
     1       q1     d3          1
     """
+    path = read_once(path)  # a pipe: read once, to tell its format and to read it
     kind = _format(path, format, "qrels")
     if kind == "trec":
         return read_trec_qrels(path)
@@ -204,7 +217,7 @@ def read_qrels(path, *, format: str | None = None) -> pd.DataFrame:
 
 def _format(path, format: str | None, role: str) -> str:
     if format is None:
-        if not Path(path).is_file():
+        if not isinstance(path, ReadOnce) and not Path(path).is_file():
             Path(path).read_bytes()  # the OSError that names the file
         return sniff_format(path, role)
     return {"ndjson": "jsonl"}.get(check_choice(format, FORMATS, "format"), format)

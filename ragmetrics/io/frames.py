@@ -25,6 +25,7 @@ from .checks import (
     earliest,
     flatten_id_lists,
 )
+from .source import read_once
 from .tables import Table, read_table
 
 __all__ = ["RUN_DUPLICATES", "read_golden", "read_results", "refuse_repeated_pairs"]
@@ -226,6 +227,7 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     >>> long.equals(wide)
     True
     """
+    path = read_once(path)  # a pipe: read once, for the two parses below
     table = read_table(path, format, numbers=("relevance",))
     try:
         return _golden(table)
@@ -321,6 +323,7 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
     2       q1     c3     3
     """
     check_choice(duplicates, RUN_DUPLICATES, "duplicates")
+    path = read_once(path)  # a pipe: read once, for the two parses below
     table = read_table(path, format, numbers=("rank", "score"))
     try:
         return _results(table, duplicates)

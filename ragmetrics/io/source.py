@@ -1,13 +1,16 @@
 """A text file read once, exactly: decompressed, decoded as UTF-8, split into lines.
 
-Two promises every reader builds on:
+What every reader builds on:
 
 - **Compressed files read as they are.** A gzip, bzip2, xz or Zstandard file (told by
   its first bytes, whatever its name) is decompressed first; Zstandard needs pyarrow.
+- **A pipe is read once.** Standard input, a named pipe (FIFO), ``/dev/stdin`` on a pipe
+  or ``<(cmd)`` can be read only once: :func:`read_once` reads it whole into memory
+  (decompressed) as a :class:`ReadOnce`, which every reader takes where it takes a path,
+  and errors name it as it was given.
 - **Line numbers are those of an editor.** A line ends at ``\\n``, ``\\r\\n`` or a lone
   ``\\r`` (old Mac files), and every line counts, blank ones included, so ``line 12`` is
   line 12 on screen. A file must be UTF-8; a leading byte-order mark is dropped.
-
 - **A file read whole, or not at all.** A file is read into memory in one go and checked
   against itself: if it shrank, grew or was written while it was read (a run being
   rewritten with ``cmd > run``), the read is refused with an error naming the file, never
@@ -23,16 +26,25 @@ import lzma
 import os
 import re
 import stat
+import sys
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import FormatError
 
 __all__ = [
     "COMPRESSION_SUFFIXES",
+    "ReadOnce",
     "Source",
     "compression_of",
+    "decompressed",
+    "is_stream",
+    "open_source",
+    "path_name",
     "read_bytes",
+    "read_once",
+    "read_stdin",
     "read_whole",
     "without_compression_suffix",
 ]
@@ -61,7 +73,7 @@ def compression_of(data: bytes) -> str | None:
 
 def without_compression_suffix(path) -> Path:
     """``runs/bm25.tsv.gz`` -> ``runs/bm25.tsv``: the name that tells the format."""
-    path = Path(path)
+    path = Path(path_name(path))
     if path.suffix.lower() in COMPRESSION_SUFFIXES:
         return path.with_suffix("")
     return path
@@ -253,3 +265,97 @@ class Source:
     def error(self, reason: str, line: int | None = None) -> FormatError:
         text = None if line is None else self.line_text(line)
         return FormatError(reason, path=self.name, line=line, text=text)
+
+
+# -- files that can be read only once: standard input, pipes -------------------------------
+
+
+@dataclass(frozen=True)
+class ReadOnce:
+    """A file that can be read only once (standard input, a named pipe, ``/dev/stdin`` on
+    a pipe, ``<(cmd)``), read whole: its bytes, decompressed, and the name it was given,
+    which errors quote. The readers take it wherever they take a path; :func:`read_once`
+    and :func:`read_stdin` make one.
+
+    Attributes
+    ----------
+    name : str
+        The name to show: the path, or ``"standard input"``.
+    data : bytes
+        Every byte read, decompressed (a byte-order mark kept: :class:`Source` drops it).
+    """
+
+    name: str
+    data: bytes = b""
+
+    def __repr__(self) -> str:
+        return f"ReadOnce({self.name!r}, {len(self.data)} bytes)"
+
+
+def is_stream(path) -> bool:
+    """Whether ``path`` can be read only once: a pipe (a FIFO, ``/dev/stdin`` when standard
+    input is one, ``<(cmd)``), a terminal, a socket, or a :class:`ReadOnce`; not a regular
+    file, a folder, or a path that does not exist (the readers report it)."""
+    if isinstance(path, ReadOnce):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, TypeError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def read_once(path):
+    """``path`` itself if it can be read again (a regular file; a :class:`ReadOnce`),
+    else a :class:`ReadOnce` of all it holds, read now (it waits for the writer to finish).
+
+    A reader that opens a file twice (to tell its format, then to read it; again for an
+    error's line) calls this first.
+    """
+    if not is_stream(path) or isinstance(path, ReadOnce):
+        return path
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    name = os.fspath(path)
+    return ReadOnce(name, decompressed(raw, name))
+
+
+def read_stdin(name: str = "standard input") -> ReadOnce:
+    """Standard input, read whole (the command's ``-``)."""
+    return ReadOnce(name, decompressed(sys.stdin.buffer.read(), name))
+
+
+def decompressed(raw: bytes, name: str) -> bytes:
+    """``raw`` decompressed if it starts as gzip, bzip2, xz or Zstandard data (as
+    :func:`read_bytes` does for a file); ``name`` names it in errors."""
+    kind = compression_of(raw)
+    if kind is None:
+        return raw
+    try:
+        if kind == "gzip":
+            return gzip.decompress(raw)
+        if kind == "bzip2":
+            return bz2.decompress(raw)
+        if kind == "xz":
+            return lzma.decompress(raw)
+        return _zstd_decompress(raw, name)
+    except (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error) as error:
+        raise FormatError(
+            f"starts like {kind} data but cannot be decompressed ({error}); is the file "
+            "complete?",
+            path=name,
+        ) from None
+
+
+def path_name(path) -> str:
+    """The name of ``path`` as errors show it: ``os.fspath``, or a :class:`ReadOnce`'s."""
+    return path.name if isinstance(path, ReadOnce) else os.fspath(path)
+
+
+def open_source(path) -> Source:
+    """A :class:`Source` of ``path``: a file, or a :class:`ReadOnce` (a pipe is read whole
+    first, :func:`read_once`)."""
+    path = read_once(path)
+    if isinstance(path, ReadOnce):
+        return Source.part(path.name, Source._without_bom(path.data), 1)
+    return Source(path)

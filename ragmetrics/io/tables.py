@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +37,15 @@ from .arrow import (
     read_delimited,
 )
 from .checks import MISSING, WHITESPACE, Bad, Column
-from .source import Source, read_bytes, without_compression_suffix
+from .source import (
+    ReadOnce,
+    Source,
+    open_source,
+    path_name,
+    read_bytes,
+    read_once,
+    without_compression_suffix,
+)
 
 __all__ = ["TABLE_FORMATS", "Table", "fast_csv", "fast_jsonl", "parse_csv", "parse_jsonl",
            "parse_parquet", "read_table"]
@@ -109,7 +116,7 @@ def format_of(path, format: str | None) -> str:
     if suffix not in _EXTENSIONS:
         known = ", ".join(_EXTENSIONS)
         raise InputValueError(
-            f"cannot tell the format of {os.fspath(path)!r} from its extension {suffix!r} "
+            f"cannot tell the format of {path_name(path)!r} from its extension {suffix!r} "
             f"(known: {known}); pass format='csv', 'tsv', 'jsonl' or 'parquet'"
         )
     return _EXTENSIONS[suffix]
@@ -127,7 +134,7 @@ def read_table(path, format: str | None, *, fast: bool = True,
     if kind == "parquet":
         table = parse_parquet(path, fast=fast)
     else:
-        source = Source(path)
+        source = open_source(path)
         delimiter = "\t" if kind == "tsv" else ","
         table = None
         if fast:
@@ -446,14 +453,16 @@ def parse_parquet(path, *, fast: bool = False) -> Table:
     ``fast``: the columns as Arrow arrays (a table that knows no rows: its errors raise
     :class:`~ragmetrics.io.arrow.InDoubt`), else as Python values.
     """
-    name = os.fspath(path)
+    name = path_name(path)
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise FormatError("reading .parquet files needs pyarrow (pip install pyarrow)",
                           path=name) from None
-    data = read_bytes(path)  # decompressed, if the file is
+    path = read_once(path)
+    # Decompressed, if the file is.
+    data = path.data if isinstance(path, ReadOnce) else read_bytes(path)
     try:
         table = pq.read_table(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as error:

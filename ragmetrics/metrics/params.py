@@ -31,9 +31,15 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputValueError
-from ..validation import check_log_base
+from ..validation import MAX_COUNT, check_log_base
 
-__all__ = ["Param", "format_params", "parse_params", "resolve"]
+__all__ = ["MAX_NUMBER", "Param", "format_params", "parse_params", "resolve"]
+
+#: The largest size of a ``"number"`` or ``"positive"`` parameter (utility's coefficients
+#: and collection size, F's beta): so that a value over any count of docs (at most
+#: 2**63 - 1), and a mean over any number of queries, stays a finite float. Larger ones
+#: are refused with their value.
+MAX_NUMBER = 1e100
 
 _NAMED = re.compile(r"^(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<value>.+)$")
 _GRADE = re.compile(r"^(?P<key>[+-]?[0-9]+(?:\.[0-9]*)?)\s*[=:]\s*(?P<value>.+)$")
@@ -43,9 +49,10 @@ _GRADE = re.compile(r"^(?P<key>[+-]?[0-9]+(?:\.[0-9]*)?)\s*[=:]\s*(?P<value>.+)$
 class Param:
     """One parameter of a metric.
 
-    ``kind`` is one of ``"number"`` (any finite number), ``"positive"`` (> 0),
-    ``"log_base"`` (> 1: a logarithm's base for a discount),
-    ``"probability"`` (strictly between 0 and 1), ``"count"`` (a whole number >= 1),
+    ``kind`` is one of ``"number"`` (a finite number, at most :data:`MAX_NUMBER` in
+    size), ``"positive"`` (> 0, at most :data:`MAX_NUMBER`), ``"log_base"`` (> 1: a
+    logarithm's base for a discount), ``"probability"`` (strictly between 0 and 1),
+    ``"count"`` (a whole number from 1 to 2**63 - 1),
     ``"optional"`` (a number, or None for "from the data"), ``"numbers"`` (one or more
     numbers, positional ones gathered) and ``"grade_map"`` (``grade=value`` entries).
     ``within``: the closed range a grade map's values must lie in (ERR's stopping
@@ -90,6 +97,9 @@ def _check(param: Param, value, where: str):
     if kind == "optional" and value is None:
         return None
     value = float(value)
+    if kind in ("number", "positive") and not abs(value) <= MAX_NUMBER:
+        raise InputValueError(f"{where}: {param.name} must be at most {MAX_NUMBER:g} in size, "
+                              f"got {value:g}")
     if kind == "positive" and not value > 0:
         raise InputValueError(f"{where}: {param.name} must be > 0, got {value:g}")
     if kind == "log_base":
@@ -98,9 +108,9 @@ def _check(param: Param, value, where: str):
         raise InputValueError(f"{where}: {param.name} must lie strictly between 0 and 1, "
                               f"got {value:g}")
     if kind == "count":
-        if value != int(value) or value < 1:
-            raise InputValueError(f"{where}: {param.name} must be a whole number >= 1, "
-                                  f"got {value:g}")
+        if value != int(value) or not 1 <= value <= MAX_COUNT:
+            raise InputValueError(f"{where}: {param.name} must be a whole number from 1 "
+                                  f"to 2**63 - 1, got {value:g}")
         return int(value)
     return value
 

@@ -24,6 +24,11 @@ Examples
 [('ndcg_1=3,2=9,4=4.5', 'ndcg(1=3,2=9,4=4.5)')]
 >>> [(name, str(spec)) for name, spec in measure_specs("iprec_at_recall..10,.20")]
 [('iprec_at_recall_0.10', 'iprec_at_recall@0.1'), ('iprec_at_recall_0.20', 'iprec_at_recall@0.2')]
+
+A measure without parameters ignores those it is given, as trec_eval does:
+
+>>> [(name, str(spec)) for name, spec in measure_specs("map.5")]
+[('map', 'ap')]
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputValueError
+from ..validation import MAX_COUNT, decimal_number
 from .table import MetricSpec, add_name_reader
 
 __all__ = ["FAMILIES", "NICKNAMES", "Family", "family", "measure_specs", "spec_of_printed_name"]
@@ -156,7 +162,10 @@ def measure_specs(text: str, *, params: str | None = None, num_docs: float = 0.0
     if fam.style == "levels":
         values = _levels(params, where) if params is not None else fam.defaults
         return [(f"{root}_{x:3.2f}", MetricSpec(fam.metric, float(x))) for x in values]
-    printed = root if params is None else f"{root}_{params}"
+    # A measure that takes no parameter ignores any it is given, and prints its plain
+    # name: trec_eval's -m map.5 prints "map" (te_init_meas_s_double and the other
+    # initializers of such measures never read tm->meas_params).
+    printed = root if params is None or fam.style == "plain" else f"{root}_{params}"
     if fam.style == "plain" or params is None:
         spec_params = _default_params(fam, num_docs)
     elif fam.style == "numbers":
@@ -183,7 +192,11 @@ def _ranks(text: str, where: str) -> tuple[int, ...]:
         match = _ATOL.match(item)
         if match is None:
             raise InputValueError(f"{where}: the cut-off {item!r} is not a number")
-        values.append(int(match.group()))
+        value = int(match.group())
+        if value > MAX_COUNT:  # C's atol overflows a long there: undefined behaviour
+            raise InputValueError(f"{where}: the cut-off {item!r} is beyond {MAX_COUNT} "
+                                  "(2**63 - 1)")
+        values.append(value)
     values.sort()
     if values[0] <= 0:
         raise InputValueError(f"{where}: cut-offs must be positive, got {values[0]}")
@@ -193,10 +206,9 @@ def _ranks(text: str, where: str) -> tuple[int, ...]:
 
 
 def _float(item: str, where: str) -> float:
-    try:
-        return float(item)
-    except ValueError:
-        raise InputValueError(f"{where}: {item!r} is not a number") from None
+    """A parameter as a finite number, in ASCII (C's atof also takes ``nan`` and ``inf``,
+    which no measure can use)."""
+    return decimal_number(item, where)
 
 
 def _levels(text: str, where: str) -> tuple[float, ...]:

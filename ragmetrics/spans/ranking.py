@@ -80,6 +80,11 @@ def rank_run(run, chunks: Chunks, *, ties: str = "trec_eval", duplicates: str = 
     check_choice(ties, SPAN_TIE_POLICIES, "ties")
     check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
     check_choice(order_by, ORDER_POLICIES, "order_by")
+    if order_by == "rank_position":
+        raise InputValueError(
+            "order_by='rank_position' (msmarco_eval.py's list, with its empty positions) "
+            "orders runs judged by doc ids; span metrics read the chunks in rank order: "
+            "pass order_by='rank'")
     columns = run_columns(run, order_by=order_by, ties=ties)
     query_kind = columns.query_kind
     if not columns.queries_checked:
