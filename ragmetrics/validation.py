@@ -305,7 +305,8 @@ def inexact_integer_problem(name: str, value) -> str:
         read = f"it would be read as {float(value):.17g}"
     except OverflowError:
         read = "it is beyond the range of a float"
+    why = ("such scores could tie, or swap, docs whose scores differ; subtract a common "
+           "offset from them first" if name == "score" else
+           "two different whole numbers can be read as one float")
     return (f"{name} {value} is a whole number that a 64-bit float cannot hold exactly ({read}"
-            f"): beyond 2**53 = {EXACT_FLOAT_INTEGERS} "
-            "such scores could tie, or swap, docs whose scores differ; subtract a common "
-            "offset from them first")
+            f"): beyond 2**53 = {EXACT_FLOAT_INTEGERS} {why}")

@@ -493,8 +493,7 @@ def _write(folder, name, text):
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end,relevance\n"
                                                     "q01,faq,0,5,1e300\n"),
                    "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
-     (r"e\.csv, line 2: query_id 'q01': relevance 1000000000000000052504760255204420248704468"
-      r"5811081591549\d*\.\.\. does not fit a 64-bit integer$")),
+     r"e\.csv, line 2: query_id 'q01': relevance '1e300' does not fit a 64-bit integer$"),
     (lambda t, d: ["--evidence", d / "evidence" / "sentences.csv", "--documents",
                    d / "documents.jsonl", "--chunks",
                    _write(t, "c.csv", "chunk_id,doc_id,start,end\nc1,nowhere,0,5\n"),

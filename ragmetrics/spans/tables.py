@@ -252,11 +252,11 @@ def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarra
     """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked.
 
     A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
-    number it writes, exactly). A whole grade must also fit a 64-bit integer, as a qrels
-    file's must (:mod:`ragmetrics.io.checks` checks and words both rules), and be held
-    exactly by the float64 that grades are compared in (every whole number up to
-    ``2**53`` is): a grade of ``2**63 - 1`` is refused, not judged as ``-2**63`` (a cast
-    to int64) or ``2**63`` (its float64).
+    number it writes, exactly), held exactly by the float64 that grades are compared in
+    (every whole number up to ``2**53`` is; :func:`~ragmetrics.io.checks.check_numbers`
+    checks and words it); a whole grade must also fit a 64-bit integer, as a qrels file's
+    must: a grade of ``2**63 - 1`` or ``1e300`` is refused, not judged as ``-2**63`` (a
+    cast to int64) or ``2**63`` (its float64).
     """
     rows = np.flatnonzero(needed)
     given = []
@@ -276,14 +276,18 @@ def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarra
     out = np.ones(len(values), dtype=np.float64)
     out[rows] = _checked(given, rows, check_numbers, "relevance", source)  # finite numbers
     whole = np.flatnonzero(out[rows] == np.round(out[rows]))
-    _checked([given[i] for i in whole], rows[whole], check_integers, "relevance", source)
     for i in whole:
-        if int(out[rows[i]]) != int(given[i]):
-            raise source.error(int(rows[i]), (
-                f"relevance {int(given[i])} is not exactly a float64, in which grades are "
-                f"compared (it would be {int(out[rows[i]])}; whole numbers are exact up to "
-                "2**53 = 9007199254740992)"))
+        if not -(2**63) <= int(given[i]) < 2**63:  # as written: '1e300', not its digits
+            written = values[rows[i]]
+            shown = repr(written) if isinstance(written, str) else _shown_number(written)
+            raise source.error(int(rows[i]), f"relevance {shown} does not fit a 64-bit integer")
     return out
+
+
+def _shown_number(value) -> str:
+    """A number as the message shows it: its repr, cut after 40 characters."""
+    text = repr(value.item() if isinstance(value, np.generic) else value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def whole_grades(grade: np.ndarray) -> np.ndarray:
