@@ -12,6 +12,7 @@ at the line number asserted here.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import os
 import re
@@ -116,6 +117,19 @@ def no_formula(stdout, stderr, corpus, outputs):
     assert not any(c.startswith(("=", '"=')) for c in cells)
 
 
+def one_row_per_query_and_no_formula(stdout, stderr, corpus, outputs):
+    # Ids holding CR and LF: quoted, so every CSV reader sees one row per query, and no
+    # cell and no physical line starts a formula (issue 23: "a\r=1+1" split its row).
+    raw = (outputs / "p.csv").read_bytes().decode()
+    with open(outputs / "p.csv", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert [row[0] for row in rows] == ["query_id", "a\r'=1+1", "b\n'@SUM(A1)", "q3"]
+    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows
+               for cell in row)
+    assert all(not line.startswith(("=", "+", "-", "@", "\t"))
+               for line in re.split(r"\r\n|\r|\n", raw))
+
+
 def said(*patterns):
     def check(stdout, stderr, corpus, outputs):
         for pattern in patterns:
@@ -172,6 +186,12 @@ CASES: dict[str, Case] = {
     "run: gzip of binary": bad_run("run_binary.txt.gz", 3, "not valid UTF-8"),
     "run: qrels given as the run": bad_run("qrels.txt", 1, "looks like TREC qrels",
                                            "golden set comes first"),
+    "run: a whole-number score past 2**53": bad_run(
+        "run_score_2p53.txt", 2, "score 9007199254740993 is a whole number that a 64-bit "
+        "float cannot hold exactly"),
+    "run: a rank past msmarco_eval.py's list": refused(
+        "{c}/golden.csv {c}/run_rank_1001.txt --preset msmarco",
+        r"run_rank_1001\.txt': order_by='rank_position'", "query 'q1', doc 'd2' has rank 1001"),
     "run: a folder": refused("{c}/golden.csv {c}/a_folder.csv", "RUN is not a regular file",
                              "a_folder.csv"),
     "run: not found": refused("{c}/golden.csv {c}/nope.txt", "RUN file not found: .*nope.txt"),
@@ -189,6 +209,19 @@ CASES: dict[str, Case] = {
     "qrels: exponential gain overflows": refused(
         "{c}/qrels_exponential_overflow.txt {c}/run.txt --gain exponential",
         r"GOLDEN .*qrels_exponential_overflow\.txt: query 'q1'", "grade 1024"),
+    "spans: a grade past int64": refused(
+        "--evidence {c}/evidence_grade_huge.csv --documents {c}/documents.jsonl "
+        "--chunks {c}/chunks.csv {c}/run_chunks.txt",
+        r"evidence_grade_huge\.csv, line 2: query_id 'q1': relevance '1e300' does not fit"),
+    "spans: a grade a float cannot hold": refused(
+        "--evidence {c}/evidence_grade_2p63.csv --documents {c}/documents.jsonl "
+        "--chunks {c}/chunks.csv {c}/run_chunks.txt",
+        r"evidence_grade_2p63\.csv, line 2: query_id 'q1': relevance 9223372036854775807 is a "
+        "whole number that a 64-bit float cannot hold exactly"),
+    "spans: an offset past int64": refused(
+        "--evidence {c}/evidence_offset_huge.csv --documents {c}/documents.jsonl "
+        "--chunks {c}/chunks.csv {c}/run_chunks.txt",
+        r"evidence_offset_huge\.csv, line 2: query_id 'q1': end 1000+ does not fit"),
     "qrels: not found": refused("{c}/nope.csv {c}/run.txt", "GOLDEN file not found"),
     # -- CSV and TSV --
     "csv: no doc_id": bad_golden("golden_missing_column.csv", None, "no column 'doc_id'",
@@ -335,6 +368,23 @@ CASES: dict[str, Case] = {
     "valid: a report through a symbolic link": Case(
         "{c}/golden.csv {c}/run.txt --report {o}/link.md", 0, setup=output_symlink,
         check=through_the_link),
+    "valid: ids holding line breaks, one CSV row each": Case(
+        "{c}/golden_cr_id.jsonl {c}/run_cr_id.jsonl --metrics mrr --per-query {o}/p.csv", 0,
+        check=one_row_per_query_and_no_formula),
+    "valid: comments in a run, as trec_eval reads them": Case(
+        "{c}/golden.csv {c}/run_comment.txt --metrics mrr", 0, check=said(r"mrr\s+0\.8333")),
+    "valid: comments in qrels": Case(
+        "{c}/qrels_comment.txt {c}/run.txt --metrics mrr", 0, check=said(r"mrr\s+0\.8333")),
+    "valid: a whole-number score past 2**53 that a float holds": Case(
+        "{c}/golden.csv {c}/run_score_2p53_exact.txt --metrics mrr", 0,
+        check=said(r"mrr\s+0\.6667")),  # d7 (9007199254740994) now ranks first in q1
+    "valid: a doc id of 4 MB in both files": Case(
+        "{c}/qrels_long_id.txt.gz {c}/run_long_id.txt.gz --metrics mrr", 0,
+        check=said(r"mrr\s+1\.0000")),  # matched: q2's first doc is relevant
+    "valid: evidence spans with a grade": Case(
+        "--evidence {c}/evidence.csv --documents {c}/documents.jsonl --chunks {c}/chunks.csv "
+        "{c}/run_chunks.txt --metrics span_recall@2,recall@1", 0,
+        check=said(r"span_recall@2\s+1\.0000", r"recall@1\s+0\.0000")),
     "valid: differences that vary with a mean of exactly 0": Case(
         "{c}/golden.csv {c}/run.txt {c}/run_b.txt --metrics mrr", 0,
         check=said(r"mrr\s+\+0\.0000", "no significant difference")),
@@ -392,6 +442,34 @@ def test_the_command_on_the_corpus(name, corpus, capsys, monkeypatch):
         assert snapshot(outputs) == outputs_before  # nothing written
     if case.check is not None:
         case.check(out, err, copy, outputs)
+
+
+def test_a_run_cut_short_while_read_is_refused_by_name(corpus, capsys, monkeypatch):
+    # A run rewritten (cmd > run) while the command reads it: cut to its first 40 bytes
+    # between two reads. Exit 2, one line naming the file, no number, nothing written;
+    # never SIGBUS (a file of 1 MiB or more was mapped into memory before issue 23).
+    from ragmetrics.io import source
+
+    copy, outputs = corpus
+    run = copy / "run.txt"
+    read = source._read_to_end
+
+    def cut_then_read(handle):
+        first = handle.read(20)
+        if handle.name == str(run):
+            with open(run, "r+b") as writer:
+                writer.truncate(40)
+        return first + read(handle)
+
+    monkeypatch.setattr(source, "_read_to_end", cut_then_read)
+    status = main(["evaluate", str(copy / "golden.csv"), str(run), "--report",
+                   str(outputs / "r.md")])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert re.fullmatch(r"ragmetrics: error: .*run\.txt: changed while it was read \(\d+ bytes "
+                        r"when opened, \d+ read, 40 now\): another program is writing it; "
+                        r"read it again once it is complete\n", err), err
+    assert list(outputs.iterdir()) == []
 
 
 def test_html_in_ids_is_inert_in_both_reports(corpus, capsys):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import lzma
 from pathlib import Path
 
@@ -27,6 +28,8 @@ RUN_LINES = [
     "q3 Q0 d5 1 9.0 bm25", "q3 Q0 d0 2 8.0 bm25", "q3 Q0 d6 3 7.0 bm25",
 ]
 RUN = "\n".join(RUN_LINES) + "\n"
+LONG_ID = "x" * 4_000_000
+DOCUMENT = "Refunds are issued within 30 days. Contact support for help."
 RUN_CSV = "query_id,doc_id,score\n" + "".join(
     f"{q},{d},{s}\n" for q, _, d, _, s, _ in (line.split() for line in RUN_LINES)
 )
@@ -133,6 +136,31 @@ TEXT_FILES: dict[str, str | bytes] = {
     "results_string_score.jsonl": '{"query_id": "q1", "doc_id": "d1", "score": "0.9"}\n',
     "results_null_in_list.jsonl": '{"query_id": "q1", "retrieved_ids": ["d7", null, "d1"]}\n',
     "results_huge_int.jsonl": '{"query_id": "q1", "doc_id": "d1", "score": 1' + "0" * 400 + "}\n",
+    # -- ids holding line breaks (JSONL can carry them): scored, one CSV row each --
+    "golden_cr_id.jsonl": "".join(
+        json.dumps({"query_id": q, "doc_id": d, "relevance": 1}) + "\n"
+        for q, d in (("a\r=1+1", "d1"), ("b\n@SUM(A1)", "d3"), ("q3", "d5"))),
+    "run_cr_id.jsonl": "".join(
+        json.dumps({"query_id": q, "doc_id": d, "score": s}) + "\n"
+        for q, d, s in (("a\r=1+1", "d7", 9.0), ("a\r=1+1", "d1", 8.0),
+                        ("b\n@SUM(A1)", "d3", 9.0), ("q3", "d5", 9.0))),
+    # -- what trec_eval reads too: comments; and scores past 2**53 --
+    "run_comment.txt": "# bm25 k1=0.9 b=0.4\n" + "\n".join(
+        [*RUN_LINES[:3], "  # a note", *RUN_LINES[3:]]) + "\n",
+    "qrels_comment.txt": "#judged 2024\n" + QRELS,
+    "run_score_2p53.txt": with_line(RUN_LINES, 2, "q1 Q0 d7 2 9007199254740993 bm25"),
+    "run_score_2p53_exact.txt": with_line(RUN_LINES, 2, "q1 Q0 d7 2 9007199254740994 bm25"),
+    "run_rank_1001.txt": with_line(RUN_LINES, 3, "q1 Q0 d2 1001 7.0 bm25"),
+    # -- evidence spans: one document cut in two chunks, grades that do not fit --
+    "documents.jsonl": json.dumps({"doc_id": "faq", "text": DOCUMENT}) + "\n",
+    "chunks.csv": "chunk_id,doc_id,start,end\nc1,faq,0,34\nc2,faq,35,59\n",
+    "run_chunks.txt": "q1 Q0 c2 1 2.0 r\nq1 Q0 c1 2 1.0 r\n",
+    "evidence.csv": "query_id,doc_id,start,end,relevance\nq1,faq,0,34,2\n",
+    "evidence_grade_huge.csv": "query_id,doc_id,start,end,relevance\nq1,faq,0,34,1e300\n",
+    "evidence_grade_2p63.csv": ("query_id,doc_id,start,end,relevance\n"
+                                "q1,faq,0,34,9223372036854775807\n"),
+    "evidence_offset_huge.csv": ("query_id,doc_id,start,end,relevance\n"
+                                 "q1,faq,0,1000000000000000000000000000000,1\n"),
     # -- formats not read, or not told --
     "golden.json": '{"q1": ["d1"]}\n',
     "golden.xlsx": "PK\x03\x04 not really a spreadsheet",
@@ -147,6 +175,12 @@ COMPRESSED = {
     "golden.csv.gz": gzip.compress(GOLDEN_CSV.encode(), mtime=0),
     "run_truncated.txt.gz": gzip.compress(RUN.encode(), mtime=0)[:40],
     "run_binary.txt.gz": gzip.compress(bytes(range(256)) * 4, mtime=0),
+    # A doc id of 4 MB, in the run and in the judgments (about 4 KB compressed): hashed
+    # in time that grows with its bytes, not with the longest id times the rows.
+    # It is q2's first doc, and relevant: MRR 1.0 when it is matched (0.8333 otherwise).
+    "run_long_id.txt.gz": gzip.compress(RUN.replace("q2 Q0 d8 ", f"q2 Q0 {LONG_ID} ").encode(),
+                                        mtime=0),
+    "qrels_long_id.txt.gz": gzip.compress((QRELS + f"q2 0 {LONG_ID} 1\n").encode(), mtime=0),
 }
 
 
