@@ -213,3 +213,19 @@ def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(t
         assert main(["evaluate", str(golden), str(run), "--means-only", "--metrics",
                      "map,ndcg@10"]) == 0
     assert means(out.getvalue()) == table
+
+
+def test_a_reader_that_stops_early_ends_the_command_silently():
+    # `ragmetrics trec_eval -q ... | head -1`: once head has its line, the rest goes
+    # nowhere. trec_eval is ended by SIGPIPE (141 in a shell, nothing said); so is this,
+    # by its exit status (it said "error: [Errno 32] Broken pipe" and exited 2 before).
+    conformance = Path(__file__).parent / "conformance" / "trec_eval"
+    command = [sys.executable, "-m", "ragmetrics", "trec_eval", "-q", "-m", "all_trec",
+               str(conformance / "qrels.test"), str(conformance / "results.test")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        first = process.stdout.readline()
+        process.stdout.close()  # the reader goes, with most of the output unread
+        error = process.stderr.read()
+        status = process.wait()
+    assert first == b"num_ret               \t301\t500\n"
+    assert (status, error) == (128 + signal.SIGPIPE, b"")

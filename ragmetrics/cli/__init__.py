@@ -20,7 +20,8 @@ into exit statuses, the same for every subcommand:
 - 1 on an internal error (a bug in ragmetrics: the message says so, ``--debug`` prints
   the traceback);
 - 130 when interrupted; a SIGTERM ends the command like Ctrl-C, so that no half-written
-  file is left behind.
+  file is left behind;
+- 141 (128 + SIGPIPE), silently, when the reader of its output has gone (``| head``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import select
 import signal
 import sys
 import traceback
@@ -86,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit as exit:  # --help, --version and SIGTERM end here
             return int(exit.code or 0) if isinstance(exit.code, int | None) else 2
         except (InputError, OSError) as error:
+            if isinstance(error, BrokenPipeError) and _stdout_gone():
+                return 128 + signal.SIGPIPE  # as a program that SIGPIPE ended, silently
             if debug:
                 traceback.print_exc()
             _say(_input_error_message(error))
@@ -110,6 +114,25 @@ def _input_error_message(error: Exception) -> str:
         reason = error.strerror or str(error)
         return f"cannot read or write {os.fspath(error.filename)}: {reason}"
     return str(error)
+
+
+def _stdout_gone() -> bool:
+    """True when the reader of standard output has gone (``ragmetrics trec_eval ... |
+    head`` once head has its lines): the rest of the output goes nowhere, and nothing is
+    said, as for trec_eval, which SIGPIPE ends. A pipe whose reader has closed polls
+    as an error; any other broken pipe (a file, a worker) is not this."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a captured stdout has no descriptor
+        return False
+    poller = select.poll()
+    poller.register(descriptor, select.POLLOUT)
+    if not any(event & select.POLLERR for _, event in poller.poll(0)):
+        return False
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, descriptor)  # so that the flush at exit has nothing to say either
+    os.close(nowhere)
+    return True
 
 
 def _say(message: str) -> None:
