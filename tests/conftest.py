@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -52,3 +56,33 @@ def support_comparison(support_demo):
 
     qrels, runs = support_demo
     return compare(runs, qrels, n_resamples=500, seed=0)
+
+
+@pytest.fixture
+def named_pipe(tmp_path):
+    """``named_pipe(name, data)``: a context manager giving a named pipe in ``tmp_path``
+    that a thread writes ``data`` into (once a reader opens it). A reader that waits on
+    it for 30 s fails (a pipe opened twice waits for ever), never hangs the suite."""
+
+    @contextlib.contextmanager
+    def make(name: str, data: bytes):
+        def too_long(signum, frame):
+            raise TimeoutError(f"{path} was not read within 30 s (opened twice?)")
+
+        path = tmp_path / name
+        os.mkfifo(path)
+        writer = threading.Thread(target=path.write_bytes, args=(data,), daemon=True)
+        writer.start()
+        previous = signal.signal(signal.SIGALRM, too_long)
+        signal.alarm(30)
+        try:
+            yield path
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+            if writer.is_alive():  # never opened: open it, so that the thread ends
+                with open(path, "rb") as handle:
+                    handle.read()
+            writer.join(10)
+
+    return make

@@ -1622,27 +1622,10 @@ def test_parts_of_a_run_keep_a_query_whole_across_a_comment(tmp_path):
 # -- pipes: read once, whole ---------------------------------------------------------------
 
 
-def _through_a_pipe(folder: Path, name: str, data: bytes, read):
+def _read_pipe(named_pipe, name: str, data: bytes, read):
     """``read(path)`` of a named pipe that a thread writes ``data`` into."""
-    import os
-    import signal
-    import threading
-
-    def too_long(signum, frame):
-        raise TimeoutError(f"{path} was not read within 30 s (opened twice?)")
-
-    path = folder / name
-    os.mkfifo(path)
-    writer = threading.Thread(target=path.write_bytes, args=(data,), daemon=True)
-    writer.start()
-    previous = signal.signal(signal.SIGALRM, too_long)  # fail, never hang
-    signal.alarm(30)
-    try:
+    with named_pipe(name, data) as path:
         return read(path)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-        writer.join(10)
 
 
 @pytest.mark.parametrize(("name", "data", "reader"), [
@@ -1652,30 +1635,30 @@ def _through_a_pipe(folder: Path, name: str, data: bytes, read):
     ("run.jsonl", b'{"query_id":"q1","retrieved_ids":["d1","d2"]}\n', "read_results"),
     ("run", b"\xef\xbb\xbfq1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n", "read_trec_run"),
 ])
-def test_a_run_is_read_from_a_named_pipe(tmp_path, name, data, reader):
+def test_a_run_is_read_from_a_named_pipe(named_pipe, name, data, reader):
     from ragmetrics import io as rio
 
-    run = _through_a_pipe(tmp_path, name, data, getattr(rio, reader))
+    run = _read_pipe(named_pipe, name, data, getattr(rio, reader))
     assert run["doc_id"].tolist() == ["d1", "d2"]
     assert run["query_id"].tolist() == ["q1", "q1"]
 
 
-def test_judgments_and_a_parquet_run_are_read_from_named_pipes(tmp_path):
+def test_judgments_and_a_parquet_run_are_read_from_named_pipes(named_pipe):
     from ragmetrics.io import read_golden, read_qrels, read_run
 
-    qrels = _through_a_pipe(tmp_path, "q.txt", b"q1 0 d1 1\n", read_qrels)
+    qrels = _read_pipe(named_pipe, "q.txt", b"q1 0 d1 1\n", read_qrels)
     assert qrels["relevance"].tolist() == [1]
-    golden = _through_a_pipe(tmp_path, "g.csv", b"query_id,doc_id\nq1,d1\n", read_golden)
+    golden = _read_pipe(named_pipe, "g.csv", b"query_id,doc_id\nq1,d1\n", read_golden)
     assert golden["doc_id"].tolist() == ["d1"]
     buffer = io.BytesIO()
     pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}).to_parquet(buffer)
-    run = _through_a_pipe(tmp_path, "run.parquet", buffer.getvalue(), read_run)
+    run = _read_pipe(named_pipe, "run.parquet", buffer.getvalue(), read_run)
     assert run["score"].tolist() == [1.0]
 
 
-def test_an_error_in_a_pipe_names_it_and_the_line(tmp_path):
+def test_an_error_in_a_pipe_names_it_and_the_line(tmp_path, named_pipe):
     with pytest.raises(FormatError) as caught:
-        _through_a_pipe(tmp_path, "r.csv", b"query_id,doc_id,score\nq1,d1,2\nq1,d2,x\n",
-                        read_results)
+        _read_pipe(named_pipe, "r.csv", b"query_id,doc_id,score\nq1,d1,2\nq1,d2,x\n",
+                   read_results)
     assert caught.value.path == str(tmp_path / "r.csv")
     assert caught.value.line == 3

@@ -11,11 +11,9 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
-import os
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -132,30 +130,6 @@ def command(*args, stdin: bytes = b"") -> subprocess.CompletedProcess:
                           input=stdin, capture_output=True, check=False, timeout=120)
 
 
-@contextlib.contextmanager
-def fifo(folder: Path, name: str, data: bytes):
-    """A named pipe that a thread writes ``data`` into (once the reader opens it); a
-    reader that waits on it for 30 s fails (a pipe opened twice waits for ever)."""
-    def too_long(signum, frame):
-        raise TimeoutError(f"{path} was not read within 30 s (opened twice?)")
-
-    path = folder / name
-    os.mkfifo(path)
-    writer = threading.Thread(target=path.write_bytes, args=(data,), daemon=True)
-    writer.start()
-    previous = signal.signal(signal.SIGALRM, too_long)
-    signal.alarm(30)
-    try:
-        yield path
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-        if writer.is_alive():  # never opened: open it, so that the thread ends
-            with open(path, "rb") as handle:
-                handle.read()
-        writer.join(10)
-
-
 @pytest.mark.parametrize("name", ["-", "/dev/stdin"])
 def test_the_run_is_read_from_standard_input_as_trec_eval_does(files, name):
     expected = trec_eval("-q", *files)
@@ -164,15 +138,15 @@ def test_the_run_is_read_from_standard_input_as_trec_eval_does(files, name):
     assert done.stdout.decode() == expected[1]
 
 
-def test_a_run_and_qrels_from_named_pipes(tmp_path, files):
+def test_a_run_and_qrels_from_named_pipes(tmp_path, named_pipe, files):
     expected = trec_eval("-q", "-m", "all_trec", *files)
-    with fifo(tmp_path, "qrels.pipe", QRELS.encode()) as qrels, \
-            fifo(tmp_path, "run.pipe", gzip.compress(RUN.encode())) as run:
+    with named_pipe("qrels.pipe", QRELS.encode()) as qrels, \
+            named_pipe("run.pipe", gzip.compress(RUN.encode())) as run:
         assert trec_eval("-q", "-m", "all_trec", qrels, run) == expected
 
 
-def test_a_bad_line_in_a_pipe_is_named_with_its_line(tmp_path, files, capsys):
-    with fifo(tmp_path, "run.pipe", (RUN + "q2 Q0 d9 2 high r\n").encode()) as run:
+def test_a_bad_line_in_a_pipe_is_named_with_its_line(tmp_path, named_pipe, files, capsys):
+    with named_pipe("run.pipe", (RUN + "q2 Q0 d9 2 high r\n").encode()) as run:
         assert trec_eval(files[0], run)[0] == 2
     err = capsys.readouterr().err
     assert err == (f"ragmetrics: error: {run}, line 4: score must be a number like 2.5 or "
@@ -190,7 +164,7 @@ def test_standard_input_named_twice_is_refused(files):
                                     "input or a pipe can be read only once\n")
 
 
-def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(tmp_path, files):
+def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(tmp_path, named_pipe, files):
     from ragmetrics.cli import main
 
     def means(out: str) -> list[str]:
@@ -208,8 +182,8 @@ def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(t
                    stdin=QRELS.encode())
     assert means(done.stdout.decode()) == table
     out = io.StringIO()
-    with fifo(tmp_path, "golden.pipe", QRELS.encode()) as golden, \
-            fifo(tmp_path, "run.pipe", RUN.encode()) as run, contextlib.redirect_stdout(out):
+    with named_pipe("golden.pipe", QRELS.encode()) as golden, \
+            named_pipe("run.pipe", RUN.encode()) as run, contextlib.redirect_stdout(out):
         assert main(["evaluate", str(golden), str(run), "--means-only", "--metrics",
                      "map,ndcg@10"]) == 0
     assert means(out.getvalue()) == table

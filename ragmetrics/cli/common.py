@@ -80,7 +80,9 @@ def count(text: str) -> int:
 
 def integer(text: str) -> int:
     """A whole number in ASCII digits, of at most :data:`~ragmetrics.validation.MAX_COUNT`
-    either way: argparse's type for counts and seeds (``int()`` also takes ``"١٢"``)."""
+    either way: argparse's type for counts and seeds (``int()`` also takes ``"١٢"``), and
+    for trec_eval's -l, -M and -N (its ``atol`` reads ``1e30`` as 1 and ``10x`` as 10, and
+    what overflows a ``long`` as C leaves it undefined: refused here, by value)."""
     try:
         return whole_number(text, "", minimum=-MAX_COUNT)
     except InputError:

@@ -83,7 +83,6 @@ line), 1 on an internal error.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import warnings
@@ -97,22 +96,9 @@ from ..metrics.interpolated import round_half_away
 from ..metrics.table import parse_metric
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
-from ..validation import MAX_COUNT, whole_number
-from .common import UsageError, input_files
+from .common import UsageError, input_files, integer
 
 __all__ = ["add_parser", "format_lines", "run"]
-
-
-def _whole(text: str) -> int:
-    """A whole number for -l, -M, -N: ASCII digits with an optional sign, at most 2**63 - 1
-    in size (trec_eval's ``atol`` reads ``1e30`` as 1 and ``10x`` as 10, and what
-    overflows a ``long`` as C leaves it undefined: refused here, by value)."""
-    try:
-        return whole_number(text, "", minimum=-MAX_COUNT)
-    except InputError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a whole number (ASCII digits, at most {MAX_COUNT} either "
-            "way)") from None
 
 
 def add_parser(subcommands) -> None:
@@ -138,15 +124,15 @@ def add_parser(subcommands) -> None:
     cmd.add_argument("-c", "--complete_rel_info_wanted", action="store_true", dest="complete",
                      help="average over every judged query; those missing from the run "
                      "score 0")
-    cmd.add_argument("-l", "--level_for_rel", type=_whole, default=1, metavar="N",
+    cmd.add_argument("-l", "--level_for_rel", type=integer, default=1, metavar="N",
                      dest="level", help="relevant at grade >= N (default: 1)")
     cmd.add_argument("-n", "--nosummary", action="store_true", dest="no_summary",
                      help="no summary lines")
     cmd.add_argument("-J", "--Judged_docs_only", action="store_true", dest="judged_only",
                      help="remove unjudged docs from each ranking first")
-    cmd.add_argument("-M", "--Max_retrieved_per_topic", type=_whole, metavar="N",
+    cmd.add_argument("-M", "--Max_retrieved_per_topic", type=integer, metavar="N",
                      dest="max_retrieved", help="only the top N docs of each ranking")
-    cmd.add_argument("-N", "--Number_docs_in_coll", type=_whole, default=0, metavar="N",
+    cmd.add_argument("-N", "--Number_docs_in_coll", type=integer, default=0, metavar="N",
                      dest="num_docs", help="docs in the collection (for utility)")
 
 

@@ -80,26 +80,9 @@ def without_compression_suffix(path) -> Path:
 
 
 def read_bytes(path) -> bytes:
-    """The file's bytes, decompressed if they are gzip, bzip2, xz or Zstandard data."""
-    name = os.fspath(path)
-    raw = read_whole(path)
-    kind = compression_of(raw)
-    if kind is None:
-        return raw
-    try:
-        if kind == "gzip":
-            return gzip.decompress(raw)
-        if kind == "bzip2":
-            return bz2.decompress(raw)
-        if kind == "xz":
-            return lzma.decompress(raw)
-        return _zstd_decompress(raw, name)
-    except (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error) as error:
-        raise FormatError(
-            f"starts like {kind} data but cannot be decompressed ({error}); is the file "
-            "complete?",
-            path=name,
-        ) from None
+    """The file's bytes (:func:`read_whole`), decompressed if they are gzip, bzip2, xz or
+    Zstandard data (:func:`decompressed`)."""
+    return decompressed(read_whole(path), os.fspath(path))
 
 
 def read_whole(path) -> bytes:
@@ -314,10 +297,7 @@ def read_once(path):
     """
     if not is_stream(path) or isinstance(path, ReadOnce):
         return path
-    with open(path, "rb") as handle:
-        raw = handle.read()
-    name = os.fspath(path)
-    return ReadOnce(name, decompressed(raw, name))
+    return ReadOnce(os.fspath(path), read_bytes(path))
 
 
 def read_stdin(name: str = "standard input") -> ReadOnce:
