@@ -686,3 +686,12 @@ def test_the_evaluate_command_prints_the_zero_width_warning(capsys, tmp_path):
     row = next(line for line in out.splitlines() if line.startswith("mrr ") and "[-" in line)
     assert "-0.5000 [-0.5000, -0.5000]" in row
     assert " n/a " in row  # d_z
+
+
+def test_resamples_beyond_the_machine_are_refused_by_name():
+    # 10**12 resamples of one column are 7,451 GiB of means: an InputError naming the
+    # count (a MemoryError deep in NumPy before, which the command called a bug, exit 1).
+    with pytest.raises(ragmetrics.InputValueError,
+                       match=r"^n_resamples=1,000,000,000,000 would hold "
+                             r"7,451 GiB of bootstrap means \(1 column x"):
+        compare({"a": {"q": ["d"]}}, {"q": {"d": 1}}, ["mrr"], n_resamples=10**12)

@@ -24,6 +24,7 @@ functions of :mod:`ragmetrics.stats` with the same seed.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -591,6 +592,7 @@ def compare(
     difference_bounds = (np.tile(-spread, len(pairs)), np.tile(spread, len(pairs)))
     _check_computed_bounds(values, value_bounds, names, metric_names, per_query)
 
+    _check_memory_for(n_resamples, values.shape[1] + differences.shape[1])
     tracker = _Progress(progress, n_resamples)
     value_means, difference_means = _bootstrap(values, differences, n_metrics, n_resamples,
                                                seed, tracker)
@@ -828,6 +830,22 @@ class _Progress:
             return None
         offset = self.offset
         return lambda done, total: self.callback(offset + done, offset + total)
+
+
+def _check_memory_for(n_resamples: int, n_columns: int) -> None:
+    """Refuse, naming it, an ``n_resamples`` whose bootstrap means (one float64 per
+    resample and column, held at once) would not fit in this machine's memory, rather
+    than fail deep inside NumPy with a MemoryError that reads as a bug."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):  # not a POSIX system: let NumPy tell
+        return
+    needed = n_resamples * n_columns * 8
+    if needed > memory:
+        raise InputValueError(
+            f"n_resamples={n_resamples:,} would hold {needed / 2**30:,.0f} GiB of bootstrap "
+            f"means ({n_columns} column{'s' if n_columns != 1 else ''} x 8 bytes each) in a "
+            f"machine of {memory / 2**30:,.0f} GiB; use fewer resamples (the default is 10,000)")
 
 
 def _bootstrap(values, differences, n_metrics, n_resamples, seed, tracker):
