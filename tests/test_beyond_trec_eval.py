@@ -150,6 +150,18 @@ def test_err_refuses_a_grade_above_max_grade():
 # -- RBP and its residual ----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("p", [0.5, 0.8, 0.9, 0.95])
+@pytest.mark.parametrize("n", [1, 3, 8, 20])
+def test_the_rbp_residual_of_a_ranking_all_unjudged_is_exactly_1(p, n):
+    # (1 - p)(1 + p + ... + p^(n-1)) + p^n = 1; the float sum gave 1.0000000000000002 for
+    # 8 docs at p = 0.8, past the metric's bound (compare then called it a bug).
+    ranking = [f"u{i}" for i in range(n)]
+    value = quiet_evaluate({"q": ranking}, {"q": {"z": 1}}, [f"rbp_resid(p={p})"]).per_query
+    assert value.iloc[0, 0] <= 1.0
+    assert value.iloc[0, 0] == pytest.approx(1.0, abs=1e-15)
+    assert ragmetrics.metrics.reference.rbp_residual(ranking, {"z": 1}, p=p) <= 1.0
+
+
 def test_rbp_and_its_residual_by_hand():
     # p = 0.5; a relevant (grade 1) at rank 1, x unjudged at rank 2, n judged 0 at rank 3.
     # RBP = (1 - p) (1 + 0 + 0) = 0.5. Residual: the unjudged x could add (1 - p) p = 0.25,

@@ -1064,7 +1064,9 @@ def rbp_residual(
     unjudged = [i for i, doc in enumerate(q.ranking) if q.grades.get(doc, -1) < 0]
     if not unjudged:
         return 0.0
-    return (1.0 - p) * math.fsum(p**i for i in unjudged) + p ** len(q.ranking)
+    # At most 1 (every doc unjudged: (1 - p)(1 + p + ... + p^(n-1)) + p^n = 1), which
+    # the float sum can pass by an ulp.
+    return min((1.0 - p) * math.fsum(p**i for i in unjudged) + p ** len(q.ranking), 1.0)
 
 
 # -- the ranking read as a set: trec_eval's counts and set measures ------------------------
