@@ -335,3 +335,15 @@ def test_the_too_large_error_survives_a_worker_process():
     again = pickle.loads(pickle.dumps(error))
     assert str(again) == str(error)
     assert "query 'q7'" in str(again)
+
+
+def test_an_average_whose_exact_value_is_a_bound_is_the_bound():
+    # Recall under ties="average" adds each tied relevant doc's chance to be in the top k;
+    # here d4 is one of three docs tied for ranks 5-7 and all three places are within
+    # k = 7: chances 1/3 + 1/3 + 1/3 summed in floats gave 1.0000000000000002, outside the
+    # bound that compare checks. Values within rounding of a bound are put on it.
+    run = {"q": {"d0": 2.0, "d1": 0.0, "d2": 0.0, "d3": 2.0, "d4": 0.0, "d5": 1.0,
+                 "d6": 1.0}}
+    qrels = {"q": {"d3": 1, "d4": 1, "d0": 2}}
+    value = quiet_evaluate(run, qrels, ["recall@7"], ties="average").per_query.loc["q"]
+    assert value["recall@7"] == 1.0

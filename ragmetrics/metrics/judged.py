@@ -160,8 +160,8 @@ def rbp_resid(r: RankedJudgments, k, *, p: float = 0.9) -> np.ndarray:
     resid = (1.0 - p) * r.per_query(unjudged * powers[r.rank]) + powers[
         r.num_retrieved.astype(np.int64)]
     # At most 1 (every doc unjudged: (1 - p)(1 + p + ... + p^(n-1)) + p^n = 1), which
-    # the float sum can pass by an ulp (1.0000000000000002 for 8 docs at p = 0.8).
-    return np.where(r.per_query(r.unjudged) > 0, np.minimum(resid, 1.0), 0.0)
+    # the float sum can pass by an ulp: scoring puts it back (scoring.snapped_to_bounds).
+    return np.where(r.per_query(r.unjudged) > 0, resid, 0.0)
 
 
 def relstring(r: RankedJudgments, k, *, length: int = 10) -> np.ndarray:

@@ -92,6 +92,7 @@ def score(
             i = int(np.flatnonzero(np.isnan(values))[0])
             where = f" for query {query_ids[i]!r}" if query_ids is not None else ""
             raise ArithmeticError(f"{spec} is NaN{where} before any policy: a bug")
+        values = snapped_to_bounds(values, spec)
         if empty_relevant == "article":
             values = np.where(empty, info.article_value, values)
         elif empty_relevant == "skip":
@@ -100,3 +101,33 @@ def score(
             values = np.where(in_run, values, np.nan)
         out.append(values)
     return out
+
+
+#: How far past a bound a value may lie and still be rounding: the same margin as
+#: :data:`ragmetrics.stats.ROUNDING` (values carry errors near 1e-16).
+BOUND_ROUNDING = 1e-12
+
+
+def snapped_to_bounds(values: np.ndarray, spec) -> np.ndarray:
+    """``values`` with any that passed ``spec.bounds`` by rounding alone put back on the
+    bound; values further out are left as they are (compare names them as a bug).
+
+    A mean over the orders of a tie (``ties="average"``) or a residual such as
+    ``rbp_resid`` adds fractions whose exact sum is the bound, and the float sum can pass
+    it by an ulp: recall 1.0000000000000002 is recall 1.
+
+    Examples
+    --------
+    >>> from ragmetrics import parse_metric
+    >>> snapped_to_bounds(np.array([1.0000000000000002, 0.5, -1e-17]),
+    ...                   parse_metric("recall@5")).tolist()
+    [1.0, 0.5, 0.0]
+    """
+    low, high = spec.bounds
+    margin_low = BOUND_ROUNDING * max(1.0, abs(low))
+    margin_high = BOUND_ROUNDING * max(1.0, abs(high))
+    rounded_up = (values > high) & (values <= high + margin_high)
+    rounded_down = (values < low) & (values >= low - margin_low)
+    if rounded_up.any() or rounded_down.any():
+        values = np.where(rounded_up, high, np.where(rounded_down, low, values))
+    return values
