@@ -157,7 +157,8 @@ CONVENTIONS: tuple[Convention, ...] = (
     Convention(
         "empty_relevant", "query with no relevant doc", "zero",
         (Choice("zero", "every metric 0, counted in the mean (trec_eval)"),
-         Choice("article", "Recall and nDCG 1, the others 0 (the article's code; num_q still counts the query)"),
+         Choice("article", "Recall and nDCG 1, the others 0 (the article's code; num_q "
+                "still counts the query)"),
          Choice("skip", "left out of the mean"),
          Choice("error", "an error naming the query")),
         trec_eval="zero",

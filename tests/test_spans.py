@@ -688,8 +688,8 @@ def test_grades_in_files_name_the_line(tmp_path):
     csv.write_text("query_id,doc_id,start,end,relevance\nq1,d1,35,45,2\n"
                    "q2,d1,0,5,9223372036854775807\n")
     with pytest.raises(FormatError, match=r"evidence\.csv, line 3: query_id 'q2': relevance "
-                                          r"9223372036854775807 is a whole number that a 64-bit float "
-                                          r"cannot hold exactly"):
+                                          r"9223372036854775807 is a whole number that a "
+                                          r"64-bit float cannot hold exactly"):
         chunk_qrels(CHUNKS, csv)
     jsonl = tmp_path / "evidence.jsonl"
     jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'

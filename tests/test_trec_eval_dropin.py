@@ -164,7 +164,8 @@ def test_standard_input_named_twice_is_refused(files):
                                     "input or a pipe can be read only once\n")
 
 
-def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(tmp_path, named_pipe, files):
+def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(
+        tmp_path, named_pipe, files):
     from ragmetrics.cli import main
 
     def means(out: str) -> list[str]:
