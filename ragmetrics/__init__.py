@@ -2,9 +2,11 @@
 
 Per-query metrics read like the article (``recall_at_k(retrieved, relevant, k)``);
 :func:`evaluate` scores many queries at once, vectorized; every convention on which
-libraries disagree is a named policy (:mod:`ragmetrics.policies`).
+libraries disagree is a named policy (:mod:`ragmetrics.conventions`).
 """
 
+from ._moved import install as _install_moved
+from .conventions import Conventions
 from .errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -29,8 +31,7 @@ from .metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from .metrics.table import METRICS, MetricInfo, MetricSpec, parse_metric
-from .policies import Conventions
+from .metrics.registry import METRICS, MetricInfo, MetricSpec, parse_metric
 from .stats import (
     Comparison,
     benjamini_hochberg,
@@ -45,6 +46,8 @@ from .stats import (
 from .teaching import ndcg_table
 
 __version__ = "0.1.0"
+
+_install_moved()  # old module paths keep working, with a DeprecationWarning
 
 
 def __getattr__(name: str):

@@ -22,9 +22,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from .conventions import GAIN_POLICIES
 from .errors import InputTypeError, InputValueError
-from .metrics.table import metric_info, parse_metric
-from .policies import GAIN_POLICIES
+from .metrics.registry import metric_info, parse_metric
 from .safe_text import plot_text
 from .teaching.ndcg_steps import ndcg_table
 from .validation import (

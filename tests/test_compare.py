@@ -211,7 +211,7 @@ def test_query_missing_from_a_run_is_scored_zero_and_noted():
     assert out.per_query["partial"].loc["q7", "mrr"] == 0.0
     assert out.summary.loc[("mrr", "partial"), "mean"] == pytest.approx(28 / 30)
     assert "partial: 2 judged queries missing from the run, scored 0: q7, q9" in out.warnings
-    assert out.evaluations["partial"].missing_from_run == ("q7", "q9")
+    assert out.evaluations["partial"].queries_missing_from_run == ("q7", "q9")
 
 
 def test_skip_policy_uses_the_queries_with_values():

@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 from ragmetrics import compare, evaluate
+from ragmetrics.conventions import Conventions
 from ragmetrics.evaluation.query_view import QueryRankings, contributions
-from ragmetrics.policies import Conventions
 from ragmetrics.widgets import ComparisonExplorer
 from ragmetrics.widgets.base import WidgetValueError
 from ragmetrics.widgets.comparison_model import (

@@ -219,7 +219,7 @@ def test_empty_golden_set(empty_relevant, q2_values):
         v1 if math.isnan(v2) else (v1 + v2) / 2 for v1, v2 in zip(Q1_VALUES, q2_values, strict=True)
     ]
     np.testing.assert_array_equal(result.summary.to_numpy(), expected_mean)
-    assert result.empty_relevant == ("q2",)
+    assert result.queries_without_relevant == ("q2",)
 
     # The per-query functions follow the same rule.
     options = {"empty_relevant": empty_relevant}
@@ -257,7 +257,7 @@ def test_query_missing_from_the_run():
         result = evaluate({"q1": ["a", "x"]}, {"q1": {"a"}, "q2": {"b"}}, ["mrr", "recall@2"])
     assert result.per_query.loc["q2"].to_dict() == {"mrr": 0.0, "recall@2": 0.0}
     assert result.summary.to_dict() == {"mrr": (1 + 0) / 2, "recall@2": (1 + 0) / 2}
-    assert result.missing_from_run == ("q2",)
+    assert result.queries_missing_from_run == ("q2",)
 
 
 def test_query_missing_from_the_run_skip():
@@ -268,7 +268,7 @@ def test_query_missing_from_the_run_skip():
                           missing_from_run="skip")
     assert list(result.per_query.index) == ["q1"]
     assert result.summary.to_dict() == {"mrr": 1.0, "recall@2": 1.0}
-    assert result.missing_from_run == ("q2",)
+    assert result.queries_missing_from_run == ("q2",)
 
 
 def test_query_missing_from_the_qrels():
@@ -279,7 +279,7 @@ def test_query_missing_from_the_qrels():
         result = evaluate(run, {"q1": {"a"}}, ["mrr"])
     assert list(result.per_query.index) == ["q1"]
     assert result.summary["mrr"] == 1.0  # q5 is not a 0 in the mean
-    assert result.missing_from_qrels == ("q5",)
+    assert result.queries_missing_from_qrels == ("q5",)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -453,7 +453,7 @@ def test_relevance_level():
     }
     for level, values in expected.items():
         result = evaluate({"q1": ranking}, {"q1": grades}, metrics, relevance_level=level)
-        assert result.empty_relevant == ()
+        assert result.queries_without_relevant == ()
         np.testing.assert_allclose(result.per_query.loc["q1"].to_numpy(), values, rtol=0,
                                    atol=1e-15)
         per_query = [
@@ -473,7 +473,7 @@ def test_relevance_level():
         low = evaluate({"q1": ["a", "x"]}, {"q1": {"a": 1}}, ["recall@1", "ndcg@3"],
                        relevance_level=2)
     assert low.per_query.loc["q1"].to_dict() == {"recall@1": 0.0, "ndcg@3": 1.0}
-    assert low.empty_relevant == ("q1",)
+    assert low.queries_without_relevant == ("q1",)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -487,7 +487,7 @@ def test_the_conventions_table_builds_the_record_the_signatures_and_the_docs():
     import inspect
 
     from ragmetrics import Conventions, compare, evaluate
-    from ragmetrics.policies import CONVENTIONS
+    from ragmetrics.conventions import CONVENTIONS
 
     table = {c.keyword: c.default for c in CONVENTIONS}
     assert {f.name: f.default for f in dataclasses.fields(Conventions)} == table
@@ -500,9 +500,33 @@ def test_the_conventions_table_builds_the_record_the_signatures_and_the_docs():
                 assert repr(value) in function.__doc__
 
 
+def test_the_record_is_written_out_in_the_order_of_the_table_with_its_literal_types():
+    import dataclasses
+    import typing
+
+    from ragmetrics import conventions as module
+    from ragmetrics.conventions import CONVENTIONS, Conventions
+    from ragmetrics.errors import InputValueError
+
+    fields = dataclasses.fields(Conventions)
+    assert [f.name for f in fields] == [c.keyword for c in CONVENTIONS]
+    hints = typing.get_type_hints(Conventions, vars(module))
+    for convention in CONVENTIONS:
+        hint = hints[convention.keyword]
+        if convention.choices:  # the Literal names exactly the row's choices, in order
+            assert typing.get_origin(hint) is typing.Literal, convention.keyword
+            assert typing.get_args(hint) == convention.values
+        else:
+            assert typing.get_origin(hint) is not typing.Literal
+    with pytest.raises(InputValueError, match="'random'"):
+        Conventions(ties="random")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Conventions().ties = "optimistic"
+
+
 def test_the_cli_options_and_the_report_card_come_from_the_table():
     from ragmetrics.cli import build_parser
-    from ragmetrics.policies import CONVENTIONS, Conventions, describe
+    from ragmetrics.conventions import CONVENTIONS, Conventions, describe
 
     text = build_parser()._subparsers._group_actions[0].choices["evaluate"].format_help()
     for convention in CONVENTIONS:
@@ -522,7 +546,7 @@ def test_the_cli_options_and_the_report_card_come_from_the_table():
 def test_readme_shows_the_conventions_table_as_the_code_has_it():
     from pathlib import Path
 
-    from ragmetrics.policies import conventions_markdown
+    from ragmetrics.conventions import conventions_markdown
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert conventions_markdown() in readme

@@ -526,7 +526,7 @@ def test_nan_from_skip_policies_is_left_out_of_the_mean():
     assert math.isnan(result.per_query.loc["q2", "mrr"])
     assert result.summary["mrr"] == (1 + 1 / 2) / 2  # over q1 and q3 only
     assert result.summary["recall@1"] == (1 + 0) / 2
-    assert result.empty_relevant == ("q2",)
+    assert result.queries_without_relevant == ("q2",)
 
 
 def test_missing_and_empty_queries_are_listed_by_id():
@@ -534,9 +534,9 @@ def test_missing_and_empty_queries_are_listed_by_id():
     qrels = {"q1": {"a": 1}, "q2": {"b": 0}, "q3": {"c": 1}, "q4": {"d": 1}}
     with pytest.warns(CoverageWarning), pytest.warns(EmptyRelevantWarning, match="'q2'"):
         result = evaluate(run, qrels, ["mrr"])
-    assert result.missing_from_run == ("q3", "q4")
-    assert result.missing_from_qrels == ("q7", "q8")
-    assert result.empty_relevant == ("q2",)
+    assert result.queries_missing_from_run == ("q3", "q4")
+    assert result.queries_missing_from_qrels == ("q7", "q8")
+    assert result.queries_without_relevant == ("q2",)
     # Judged queries are the rows; missing ones score 0 and count (trec_eval -c).
     assert list(result.per_query.index) == ["q1", "q2", "q3", "q4"]
     assert result.summary["mrr"] == 1 / 4
@@ -550,7 +550,7 @@ def test_missing_from_run_skip_still_reports_the_missing_queries():
         result = evaluate(run, qrels, ["mrr"], missing_from_run="skip")
     assert list(result.per_query.index) == ["q1"]
     assert result.summary["mrr"] == 1.0
-    assert result.missing_from_run == ("q9",)
+    assert result.queries_missing_from_run == ("q9",)
 
 
 def test_coverage_warning_names_both_gaps():
@@ -581,8 +581,8 @@ def test_no_coverage_warning_when_both_sides_cover_the_same_queries():
         result = evaluate({"q1": ["a"], "q2": ["x"]}, {"q1": {"a"}, "q2": {"b": 0}}, ["mrr"])
     # An empty golden set is reported and warned about, but is not a coverage gap.
     assert [w.category for w in caught] == [EmptyRelevantWarning]
-    assert result.empty_relevant == ("q2",)
-    assert result.missing_from_run == result.missing_from_qrels == ()
+    assert result.queries_without_relevant == ("q2",)
+    assert result.queries_missing_from_run == result.queries_missing_from_qrels == ()
 
 
 def test_repr_shows_the_means_and_the_gaps():
@@ -618,8 +618,8 @@ def test_a_judged_query_with_an_empty_golden_set_in_a_dict_is_scored_not_dropped
         assert list(result.per_query.index) == ["q1", "q2"]
         assert result.per_query.loc["q2", "recall@2"] == recall_at_k(["b"], set(), 2) == 0.0
         assert result.summary["recall@2"] == (1 + 0) / 2
-        assert result.empty_relevant == ("q2",)
-        assert result.missing_from_qrels == ()
+        assert result.queries_without_relevant == ("q2",)
+        assert result.queries_missing_from_qrels == ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -761,3 +761,17 @@ def test_empty_relevant_error_names_the_query():
 def test_unknown_policy_names_the_option_and_the_value(option, value):
     with pytest.raises(ValueError, match=f"{option} must be one of .*; got '{value}'"):
         evaluate(*ONE_QUERY, ["mrr"], **{option: value})
+
+
+def test_earlier_names_of_the_query_lists_warn_and_evaluations_compare_by_identity():
+    with pytest.warns(CoverageWarning):
+        result = evaluate({"q1": ["a"], "q7": ["a"]}, {"q1": {"a"}, "q3": {"c"}}, ["mrr"])
+    for old, new in (("missing_from_run", ("q3",)), ("missing_from_qrels", ("q7",)),
+                     ("empty_relevant", ())):
+        with pytest.warns(DeprecationWarning, match=f"Evaluation.{old} is now"):
+            assert getattr(result, old) == new
+    with pytest.warns(CoverageWarning):
+        again = evaluate({"q1": ["a"], "q7": ["a"]}, {"q1": {"a"}, "q3": {"c"}}, ["mrr"])
+    assert result == result  # noqa: PLR0124 (identity, not an elementwise DataFrame compare)
+    assert result != again
+    assert len({result, again}) == 2

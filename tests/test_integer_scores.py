@@ -91,7 +91,7 @@ def test_a_rank_a_float_cannot_hold_is_refused_when_ranks_order_the_run():
 
 
 def test_the_policy_is_listed_with_the_conventions():
-    from ragmetrics.policies import FIXED_CONVENTIONS
+    from ragmetrics.conventions import FIXED_CONVENTIONS
 
     assert any(label == "a whole-number score beyond 2^53" for label, _, _ in FIXED_CONVENTIONS)
 

@@ -134,7 +134,7 @@ def test_no_import_cycle(graph):
 
 def test_the_graph_sees_imports():
     # The test above would pass on a graph of nothing: check that it holds known edges.
-    assert "ragmetrics.stats.checks" in GRAPH["ragmetrics.stats.intervals"]
+    assert "ragmetrics.stats.arguments" in GRAPH["ragmetrics.stats.intervals"]
     assert "ragmetrics.stats.power" in GRAPH["ragmetrics.reports.drilldown"]
     assert "ragmetrics.stats" in GRAPH["ragmetrics.reports.drilldown"]  # its __init__ runs
     # Annotations only (if TYPE_CHECKING), and an import inside a function:
@@ -232,3 +232,46 @@ def test_the_public_names_are_those_of_the_layers():
     assert ragmetrics.reports.plot_intervals is figures.plot_intervals
     with pytest.raises(AttributeError, match="no attribute 'plot_everything'"):
         ragmetrics.reports.plot_everything  # noqa: B018
+
+
+def test_modules_that_moved_keep_their_old_paths_with_a_deprecation_warning():
+    # In a fresh interpreter: each old path of ragmetrics._moved imports, warns once with
+    # the new path, and gives the new module's objects; a renamed public name likewise.
+    code = """
+import importlib, json, warnings
+import ragmetrics
+from ragmetrics._moved import MOVED_MODULES, RENAMED
+
+out = {}
+for old, targets in MOVED_MODULES.items():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = importlib.import_module(old)
+    new = [importlib.import_module(t) for t in targets]
+    same = all(any(getattr(module, n) is getattr(m, n, None) for m in new)
+               for n in module.__all__)
+    out[old] = [[str(w.message) for w in caught if w.category is DeprecationWarning], same,
+                len(module.__all__)]
+for (package, name), (module, new) in RENAMED.items():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = getattr(importlib.import_module(package), name)
+    out[f"{package}.{name}"] = [[str(caught[0].message)],
+                                value is getattr(importlib.import_module(module), new), 1]
+print(json.dumps(out))
+"""
+    result = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                       text=True, check=True).stdout)
+    from ragmetrics._moved import MOVED_MODULES, RENAMED
+
+    assert len(result) == len(MOVED_MODULES) + len(RENAMED) >= 7
+    for old, (messages, same, n_names) in result.items():
+        assert len(messages) == 1, old
+        assert messages[0].startswith(f"{old} is now ragmetrics."), old
+        assert same, old
+        assert n_names >= 1, old
+        assert old.rsplit(".", 1)[0] in MODULES  # its package is still there...
+        assert old not in MODULES  # ...and the old file is gone
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    for old in result:  # README's Layout section says where each went
+        assert f"`{old}`" in readme, old

@@ -23,8 +23,9 @@ import pandas as pd
 import pytest
 
 from ragmetrics import CoverageWarning, EmptyRelevantWarning, RagmetricsWarning, compare, evaluate
+from ragmetrics.conventions import CONVENTIONS, Conventions
 from ragmetrics.errors import InputValueError
-from ragmetrics.policies import CONVENTIONS, PRESETS, Conventions, presets_markdown
+from ragmetrics.presets import PRESETS, presets_markdown
 from ragmetrics.reports import convention_card
 
 pytrec_eval = pytest.importorskip("pytrec_eval")

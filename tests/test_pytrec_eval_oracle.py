@@ -141,9 +141,9 @@ def test_evaluate_matches_pytrec_eval(collection, level):
     assert set(per_query.index) == judged
     # pytrec_eval: queries in both, an empty ranking included, an empty judgment dict not.
     assert set(expected) == {q for q in judged & set(run) if qrels[q]}
-    assert set(result.missing_from_run) == judged - set(run)
-    assert set(result.missing_from_qrels) == set(run) - judged
-    assert set(result.empty_relevant) == {
+    assert set(result.queries_missing_from_run) == judged - set(run)
+    assert set(result.queries_missing_from_qrels) == set(run) - judged
+    assert set(result.queries_without_relevant) == {
         q for q, grades in qrels.items() if not any(g >= level for g in grades.values())
     }
 

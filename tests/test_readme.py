@@ -13,6 +13,6 @@ def test_readme_examples_run_as_shown():
 
 
 def test_readme_shows_the_metrics_table_as_the_code_has_it():
-    from ragmetrics.metrics.table import metrics_markdown
+    from ragmetrics.metrics.registry import metrics_markdown
 
     assert metrics_markdown() in README.read_text(encoding="utf-8")

@@ -274,7 +274,7 @@ def test_per_query_functions_match_trec_eval(load, suite, measure, query_id, exp
 
 def test_minus_c_scores_the_missing_query_zero_and_counts_it(load):
     evaluation = load("out.test.aqc").evaluation
-    assert evaluation.missing_from_run == ("302",)
+    assert evaluation.queries_missing_from_run == ("302",)
     row = evaluation.per_query.loc["302"]
     assert row["num_rel"] == 77  # a measure of the query: kept (trec_eval prints 77)
     numbers = row.drop(["num_rel", "num_q", "relstring", "runid"]).astype(float)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..audits import ALPHA_LEVELS, KAPPA_WEIGHTS, audit
-from ..metrics.table import parse_metrics
+from ..metrics.registry import parse_metrics
 from ..safe_text import terminal_text
 from .common import UsageError, integer, load_qrels, load_run, number
 

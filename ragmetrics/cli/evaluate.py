@@ -62,12 +62,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..conventions import CONVENTIONS, Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..evaluation.in_parallel import available_cores, can_start_workers
 from ..io.trec import EXTRA_FIELDS
-from ..metrics.table import metric_info
-from ..policies import CONVENTIONS, PRESETS, Conventions, preset_conventions
+from ..metrics.registry import metric_info
+from ..presets import PRESETS, preset_conventions
 from ..progress import resampling_callback
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from ..reports.long_text import LONG_FROM, to_long_text

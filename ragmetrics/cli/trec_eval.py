@@ -93,7 +93,7 @@ from ..errors import InputError, RagmetricsWarning
 from ..evaluation import evaluate
 from ..io import read_trec_qrels, read_trec_run
 from ..metrics.interpolated import round_half_away
-from ..metrics.table import parse_metric
+from ..metrics.registry import parse_metric
 from ..metrics.trec_names import FAMILIES, NICKNAMES, family, measure_specs
 from ..safe_text import terminal_text
 from .common import UsageError, input_files, integer

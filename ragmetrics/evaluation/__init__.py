@@ -1,6 +1,6 @@
 """Evaluation: many queries at once (:func:`evaluate`) and one query over many k (curves).
 
-- :mod:`~ragmetrics.evaluation.batch`: :func:`evaluate`, :class:`Evaluation` and
+- :mod:`~ragmetrics.evaluation.evaluator`: :func:`evaluate`, :class:`Evaluation` and
   :func:`check_judgments`;
 - :mod:`~ragmetrics.evaluation.curves`: :func:`metric_curves` and :func:`metrics_over_k`;
 - :mod:`~ragmetrics.evaluation.engine`: runs and judgments to ranked judgments, in steps;
@@ -13,8 +13,8 @@
 Every metric is computed by its kernel in the metric table (:mod:`ragmetrics.metrics`).
 """
 
-from .batch import Evaluation, check_judgments, evaluate
 from .curves import MetricCurves, metric_curves, metrics_over_k
+from .evaluator import Evaluation, check_judgments, evaluate
 
 __all__ = ["Evaluation", "MetricCurves", "check_judgments", "evaluate", "metric_curves",
            "metrics_over_k"]

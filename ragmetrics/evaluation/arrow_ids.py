@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..io.arrow import arrow_array
-from .inputs import check_ids
+from .inputs import id_kind
 
 __all__ = ["ArrowIdArray", "ArrowIds", "arrow_strings", "hashed_doc_ids", "text_hashes"]
 
@@ -144,7 +144,7 @@ def hashed_doc_ids(array: pa.Array, column: pd.Series | None, what: str,
     (True, True)
     """
     if column is not None:
-        check_ids(column, "doc_id", what, rows)  # a missing id, said with its row
+        id_kind(column, "doc_id", what, rows)  # a missing id, said with its row
     hashes = text_hashes(array)
     return ArrowIds(ArrowIdArray(array), hashes, "str" if len(array) else None)
 

@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..conventions import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 from ..errors import InputTypeError, InputValueError
 from ..metrics.ranked import Qrels, RankedJudgments
+from ..metrics.registry import METRICS, MetricSpec, metric_info
 from ..metrics.scoring import score
-from ..metrics.table import METRICS, MetricSpec, metric_info
-from ..policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 from ..validation import (
     as_grades,
     as_ranking,
@@ -209,7 +209,7 @@ def metric_curves(
         Names from :data:`ragmetrics.METRICS` or their aliases (without ``@k``), in the
         order wanted; the curves keep the names as given.
     gain, relevance_level, empty_relevant, duplicates
-        The conventions of :mod:`ragmetrics.policies`, as in the per-query functions.
+        The conventions of :mod:`ragmetrics.conventions`, as in the per-query functions.
 
     Returns
     -------

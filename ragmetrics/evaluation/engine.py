@@ -28,14 +28,14 @@ from itertools import repeat
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import InputValueError
 from ..metrics.gains import grade_gains
 from ..metrics.ranked import Qrels, RankedJudgments, TieBlocks, ranks_within
-from ..metrics.table import MetricSpec
-from ..policies import Conventions
+from ..metrics.registry import MetricSpec
 from ..validation import check_total_gain
 from . import fast_paths
-from .inputs import Columns, check_ids, check_same_kinds
+from .inputs import Columns, check_same_kinds, id_kind
 from .joins import HashCollision, Ids, Judgments, doc_ids, exact_codes, repeats
 from .ranking import RankedRows, rank_rows
 
@@ -108,7 +108,7 @@ class Coverage:
 def cover_queries(run: Columns, ranked: RankedRows, judged: JudgedQueries) -> Coverage:
     """Match each block of the ranked run with a judged query (or with none)."""
     heads = run.query.take(ranked.heads)
-    query_kind = run.query_kind if run.queries_checked else check_ids(
+    query_kind = run.query_kind if run.queries_checked else id_kind(
         heads, "query_id", "run", rows=ranked.heads)
     head_ids = heads.to_numpy(dtype=object)
     block_query = np.fromiter(map(judged.code_of.get, head_ids, repeat(-1)), np.int64,

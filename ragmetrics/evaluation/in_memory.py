@@ -11,10 +11,10 @@ import warnings
 
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import EmptyRelevantWarning
+from ..metrics.registry import parse_metrics
 from ..metrics.scoring import score
-from ..metrics.table import parse_metrics
-from ..policies import Conventions
 from .arrow_inputs import as_frame
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns

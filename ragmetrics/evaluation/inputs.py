@@ -61,7 +61,7 @@ def _missing_column(frame: pd.DataFrame, column: str, what: str, hint: str = "")
         raise InputValueError(f"{what} has no column {column!r}{hint} (columns: {have})")
 
 
-def check_ids(ids: pd.Series, column: str, what: str, rows: np.ndarray | None = None):
+def id_kind(ids: pd.Series, column: str, what: str, rows: np.ndarray | None = None):
     """'str' or 'int' for a column of ids (None if empty); raise on a missing or odd id.
 
     ``rows`` maps positions in ``ids`` to the row numbers named in errors (when ``ids`` is
@@ -182,7 +182,7 @@ def _from_frame(frame: pd.DataFrame, value_columns: tuple[str, ...], what: str, 
         _missing_column(frame, value_columns[0], what, hint if len(value_columns) > 1 else "")
     query = _plain_ids(frame["query_id"])
     doc = _plain_ids(frame["doc_id"])
-    q_kind = check_ids(query, "query_id", what) if check_queries else None
+    q_kind = id_kind(query, "query_id", what) if check_queries else None
     value = _numbers(frame[value_column].reset_index(drop=True), value_column, what, query, doc)
     if value_column == "rank":
         value = -value  # rank 1 is best: sort by -rank as by a score
@@ -331,8 +331,8 @@ def qrels_columns(qrels) -> Columns:
 def _from_lists(queries: list, docs: list, values: list, bare: list, what: str) -> Columns:
     query = pd.Series(queries, dtype=object)
     doc = pd.Series(docs, dtype=object)
-    q_kind = check_ids(pd.Series(queries + bare, dtype=object), "query_id", what)
-    check_ids(doc, "doc_id", what)
+    q_kind = id_kind(pd.Series(queries + bare, dtype=object), "query_id", what)
+    id_kind(doc, "doc_id", what)
     return Columns(query, doc, np.asarray(values, dtype=np.float64), q_kind, bare)
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from . import fast_paths
 from .arrow_ids import ArrowIds, arrow_strings, hashed_doc_ids
-from .inputs import check_ids
+from .inputs import id_kind
 from .objects import distinct_objects
 
 
@@ -99,7 +99,7 @@ def doc_ids(column: pd.Series, what: str, rows: np.ndarray | None = None,
             return _str_ids(values)
         except TypeError:  # not all str: find out what, and say where
             pass
-    kind = check_ids(column, "doc_id", what, rows)
+    kind = id_kind(column, "doc_id", what, rows)
     return Ids(values, np.fromiter(map(hash, values), np.int64, len(values)), kind)
 
 

@@ -22,9 +22,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import EmptyRelevantWarning, RagmetricsWarning
-from ..metrics.table import parse_metrics
-from ..policies import Conventions
+from ..metrics.registry import parse_metrics
 from .arrow_inputs import as_frame
 from .in_memory import evaluate_in_memory
 from .streaming import NotGroupedError, PartCombiner

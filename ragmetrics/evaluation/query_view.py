@@ -29,9 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import InputValueError, RankOrderWarning
-from ..metrics.table import MetricSpec, parse_metric
-from ..policies import Conventions
+from ..metrics.registry import MetricSpec, parse_metric
 from .arrow_inputs import as_frame
 from .inputs import qrels_columns, run_columns
 from .on_dask import is_dask_frame

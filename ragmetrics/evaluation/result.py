@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import CoverageWarning, InputValueError, NoRelevantRetrievedWarning
-from ..policies import PRESETS, Conventions
+from ..presets import PRESETS
 
 __all__ = ["AGGREGATES", "GEOMETRIC_FLOOR", "Evaluation", "counted", "summarize", "warn_coverage",
            "warn_nothing_retrieved"]
@@ -26,9 +27,12 @@ GEOMETRIC_FLOOR = 0.00001
 AGGREGATES = ("mean", "median", "std", "gmean", "sum", "min", "max")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Evaluation:
     """The result of :func:`evaluate`.
+
+    Two results are equal only when they are the same object (``eq=False``): compare
+    their ``per_query`` frames to compare numbers.
 
     Attributes
     ----------
@@ -43,16 +47,16 @@ class Evaluation:
     conventions : Conventions
         The policies the numbers were computed under.
     preset : str or None
-        The preset named (:data:`ragmetrics.policies.PRESETS`): the tool whose rules the
+        The preset named (:data:`ragmetrics.presets.PRESETS`): the tool whose rules the
         numbers follow. None when none was named.
     queries_missing_from_run : tuple
         Judged queries absent from the run (scored 0 under ``missing_from_run="zero"``,
-        left out under ``"skip"``). Also ``missing_from_run``.
+        left out under ``"skip"``). (``missing_from_run``, its earlier name, warns.)
     queries_missing_from_qrels : tuple
-        Queries in the run without judgments: left out. Also ``missing_from_qrels``.
+        Queries in the run without judgments: left out. (``missing_from_qrels`` warns.)
     queries_without_relevant : tuple
         Judged queries with no relevant doc (no grade reaches ``relevance_level``).
-        Also ``empty_relevant``.
+        (``empty_relevant`` warns.)
     counts : pandas.Series
         How many queries each mean of ``summary`` averages: fewer than the rows of
         ``per_query`` only where a ``"skip"`` policy left queries out.
@@ -98,17 +102,20 @@ class Evaluation:
             return _geometric_mean(numbers)
         return getattr(numbers, statistic)(axis=0, skipna=True)
 
-    # The names of earlier versions.
+    # The names of earlier versions, kept for a while with a DeprecationWarning.
     @property
     def missing_from_run(self) -> tuple:
+        _warn_old_name("missing_from_run", "queries_missing_from_run")
         return self.queries_missing_from_run
 
     @property
     def missing_from_qrels(self) -> tuple:
+        _warn_old_name("missing_from_qrels", "queries_missing_from_qrels")
         return self.queries_missing_from_qrels
 
     @property
     def empty_relevant(self) -> tuple:
+        _warn_old_name("empty_relevant", "queries_without_relevant")
         return self.queries_without_relevant
 
     def __repr__(self) -> str:
@@ -130,6 +137,11 @@ class Evaluation:
         if self.preset is not None:
             lines.append(f"  preset: {self.preset} ({PRESETS[self.preset].tool})")
         return "\n".join(lines)
+
+
+def _warn_old_name(old: str, new: str) -> None:
+    warnings.warn(f"Evaluation.{old} is now Evaluation.{new}; the old name will be removed "
+                  "in a later release", DeprecationWarning, stacklevel=3)
 
 
 def warn_coverage(result: Evaluation) -> None:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -34,8 +35,7 @@ from ..errors import (
     RankOrderWarning,
 )
 from ..metrics.ranked import ranks_within
-from ..metrics.table import parse_metrics
-from ..policies import Conventions
+from ..metrics.registry import parse_metrics
 from .arrow_inputs import as_frame
 from .engine import judge_queries, read_depth
 from .in_memory import evaluate_in_memory
@@ -189,7 +189,7 @@ def evaluate_batches(
     progress : callable, optional
         Called with each batch once it is evaluated.
     **conventions
-        The conventions of :func:`~ragmetrics.evaluate` (:mod:`ragmetrics.policies`).
+        The conventions of :func:`~ragmetrics.evaluate` (:mod:`ragmetrics.conventions`).
 
     Returns
     -------

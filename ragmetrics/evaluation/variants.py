@@ -1,7 +1,7 @@
 """Other tools' rules applied to a run and its scores: what the presets change.
 
-The conventions of :data:`ragmetrics.policies.CONVENTIONS` that only presets use
-(:data:`ragmetrics.policies.PRESETS`) act at two points of :func:`ragmetrics.evaluate`:
+The conventions of :data:`ragmetrics.conventions.CONVENTIONS` that only presets use
+(:data:`ragmetrics.presets.PRESETS`) act at two points of :func:`ragmetrics.evaluate`:
 
 - on the run, before it is ranked (:func:`prepare_run`): scores rounded to 32-bit
   floats as pytrec_eval reads them (``score_precision="float32"``), a retrieved doc
@@ -23,10 +23,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import InputValueError
 from ..metrics.ranked import RankedJudgments, ranks_within
-from ..policies import Conventions
-from .inputs import Columns, check_ids
+from .inputs import Columns, id_kind
 
 __all__ = ["LIST_LENGTH", "ap_over_min_relevant_k", "apply_ap_denominator", "list_positions",
            "prepare_run"]
@@ -125,7 +125,7 @@ def _placeholders(run_docs: pd.Series, qrels: Columns | None, positions: np.ndar
     """Doc ids for empty positions (one per position, so none repeats within a list) of
     the kind of the run's ids, that neither the run nor the judgments hold."""
     known = [run_docs] + ([] if qrels is None else [qrels.doc])
-    if check_ids(run_docs, "doc_id", "run") == "int":
+    if id_kind(run_docs, "doc_id", "run") == "int":
         lowest = min([0] + [int(low) for docs in known
                             if pd.notna(low := pd.to_numeric(docs, errors="coerce").min())])
         return (lowest - 1 - positions).astype(object)

@@ -2,7 +2,7 @@
 
 - :mod:`~ragmetrics.metrics.reference`: the per-query functions, written to read like the
   article (``recall_at_k(retrieved, relevant, k)``): the readable definitions;
-- :mod:`~ragmetrics.metrics.table`: the metric table (``METRICS``), the metric names
+- :mod:`~ragmetrics.metrics.registry`: the metric table (``METRICS``), the metric names
   (``parse_metric("ndcg@10")``) and, for each metric, its kernel;
 - :mod:`~ragmetrics.metrics.kernels`: one array kernel per metric, every query at once;
 - :mod:`~ragmetrics.metrics.ranked`: the kernels' input, ranked judgments;
@@ -20,7 +20,7 @@ from .reference import (
     recall_at_k,
     reciprocal_rank,
 )
-from .table import METRICS, MetricInfo, MetricSpec, metric_info, parse_metric, parse_metrics
+from .registry import METRICS, MetricInfo, MetricSpec, metric_info, parse_metric, parse_metrics
 from .trec_names import spec_of_printed_name  # imported so that parse_metric reads "P_5"
 
 __all__ = [

@@ -4,7 +4,7 @@ A kernel takes a :class:`~ragmetrics.metrics.ranked.RankedJudgments` and a cut-o
 (None for the whole ranking, an int, or one int per query), plus the metric's own
 parameters as keywords, and returns one float per query. It is the metric's definition
 written over arrays, with no loop over queries or ranks: sums within the cut-off are
-``np.bincount`` over the rows. The metric table (:mod:`ragmetrics.metrics.table`) names
+``np.bincount`` over the rows. The metric table (:mod:`ragmetrics.metrics.registry`) names
 each metric's kernel, and every front end (:func:`ragmetrics.evaluate`, the curves over
 k, the board, ``ragmetrics trec_eval``) calls kernels through it. The plain-Python
 functions of :mod:`ragmetrics.metrics.reference` are the readable definitions the

@@ -3,7 +3,7 @@
 Every function takes ``retrieved`` (doc ids in rank order, best first) and ``relevant``
 (the golden set: a set of ids, or a mapping id -> grade), and, where the metric has a
 cut-off, ``k``. Options are keyword-only. The conventions they share (what counts as
-relevant, duplicates, empty golden sets) are named in :mod:`ragmetrics.policies`; the
+relevant, duplicates, empty golden sets) are named in :mod:`ragmetrics.conventions`; the
 defaults reproduce trec_eval.
 
 Names, said out loud because the field uses them loosely:
@@ -21,8 +21,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ..conventions import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 from ..errors import InputTypeError, InputValueError
-from ..policies import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 from ..validation import (
     as_grades,
     as_ranking,

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import InputValueError
 from .ranked import RankedJudgments
-from .table import MetricSpec
+from .registry import MetricSpec
 from .ties_counted import TieBlockTooLarge
 
 __all__ = ["score"]

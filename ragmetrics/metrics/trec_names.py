@@ -11,7 +11,7 @@ defaults (``P``: 5, 10, 15, 20, 30, 100, 200, 500, 1000). Nicknames name several
 
 :data:`FAMILIES` lists them in the order trec_eval prints them, each with the metric of
 :data:`ragmetrics.METRICS` it is. :func:`measure_specs` turns a ``-m`` argument into
-:class:`~ragmetrics.metrics.table.MetricSpec` objects and the names trec_eval prints;
+:class:`~ragmetrics.metrics.registry.MetricSpec` objects and the names trec_eval prints;
 :func:`spec_of_printed_name` reads a printed name back (``parse_metric("P_5")``).
 
 Examples
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from ..errors import InputValueError
 from ..validation import MAX_COUNT, decimal_number
-from .table import MetricSpec, add_name_reader
+from .registry import MetricSpec, add_name_reader
 
 __all__ = ["FAMILIES", "NICKNAMES", "Family", "family", "measure_specs", "spec_of_printed_name"]
 

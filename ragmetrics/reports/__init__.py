@@ -14,7 +14,7 @@ kin import it when called).
 The modules:
 
 - :mod:`~ragmetrics.reports.document`: the report document and :func:`build_report`;
-- :mod:`~ragmetrics.reports.tables`: the numbers as tables of text;
+- :mod:`~ragmetrics.reports.text_tables`: the numbers as tables of text;
 - :mod:`~ragmetrics.reports.formatting`: numbers as text (decimals, signs, p-values);
 - :mod:`~ragmetrics.reports.card`: the convention card;
 - :mod:`~ragmetrics.reports.text_report`, :mod:`~ragmetrics.reports.markdown_report`,
@@ -28,21 +28,22 @@ The modules:
 - :mod:`~ragmetrics.reports.output_files`: files written atomically, never over an input.
 """
 
+from .._moved import renamed
 from .card import convention_card
 from .document import Figure, ReportDocument, Section, build_report
 from .html_report import render_html, to_html
 from .markdown_report import render_markdown, to_markdown
 from .per_query import per_query_frame, write_per_query_csv
 from .report_file import REPORT_FORMATS, write_report
-from .tables import Table, differences_table, summary_table
 from .text_report import render_text, to_text
+from .text_tables import TextTable, differences_table, summary_table
 
 __all__ = [
     "REPORT_FORMATS",
     "Figure",
     "ReportDocument",
     "Section",
-    "Table",
+    "TextTable",
     "build_report",
     "convention_card",
     "differences_table",
@@ -70,4 +71,4 @@ def __getattr__(name: str):
         from . import figures
 
         return getattr(figures, name)
-    raise AttributeError(f"module 'ragmetrics.reports' has no attribute {name!r}")
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError

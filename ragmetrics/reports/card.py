@@ -2,7 +2,7 @@
 
 For runs judged by evidence spans, the judgments, each system's chunking and the rules
 that turn spans into numbers. The tie rule and every other policy (from the conventions table,
-:data:`ragmetrics.policies.CONVENTIONS`), the levels, the resamples, the seed, the tests,
+:data:`ragmetrics.conventions.CONVENTIONS`), the levels, the resamples, the seed, the tests,
 the correction and the versions of the software. Two reports with the same card are
 comparable; two with different cards may not be.
 """
@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..policies import PRESETS, describe
+from ..conventions import describe
+from ..presets import PRESETS
 from .formatting import format_percent
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily

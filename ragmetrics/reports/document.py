@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..policies import shown
+from ..conventions import shown
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
-from .tables import Table, differences_table, frame_table, summary_table
+from .text_tables import TextTable, differences_table, frame_table, summary_table
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
     from ..stats.comparison import Comparison
@@ -83,7 +83,7 @@ class Section:
         The heading in pieces, joined as they are. A renderer makes each piece inert on
         its own, so that one name's markup cannot reach into the next (a system and the
         baseline are pieces of their own in "<system> vs <baseline> (baseline)").
-    table : Table
+    table : TextTable
     caption : str, optional
         A sentence shown above the table.
     figure : Figure, optional
@@ -91,7 +91,7 @@ class Section:
     """
 
     heading: tuple[str, ...]
-    table: Table
+    table: TextTable
     caption: str | None = None
     figure: Figure | None = None
 
@@ -190,7 +190,7 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
         against_baseline=against,
         drilldowns=_drilldowns(c) if complete else (),
         card=Section(heading=("Convention card",),
-                     table=Table(("convention", "value"), tuple(card.items()))),
+                     table=TextTable(("convention", "value"), tuple(card.items()))),
         conventions=conventions_line(c),
         comparison=c,
         power=_power(c) if complete else None,
@@ -223,7 +223,7 @@ def conventions_line(c: Comparison) -> str:
 
 
 def conventions_text(conventions, preset: str | None, settings: list[str] = ()) -> str:
-    """The conventions (those :func:`ragmetrics.policies.shown` shows), then
+    """The conventions (those :func:`ragmetrics.conventions.shown` shows), then
     ``settings``, then the preset, as ``key=value, ...``."""
     return ", ".join(
         [f"{key}={value:g}" if not isinstance(value, str) else f"{key}={value}"

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..evaluation.query_view import QueryRankings, shown_by_query
-from ..metrics.table import parse_metric
+from ..metrics.registry import parse_metric
 from ..stats.power import DEFAULT_POWER
 from .formatting import format_number, format_percent, format_signed
-from .tables import Table
+from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
     from ..stats.comparison import Comparison
@@ -77,7 +77,7 @@ def ranking_sections(comparison: Comparison, metric: str, *, n: int = RANKED_QUE
                        f"{system} {format_number(row[system])}, difference "
                        f"{format_signed(row['difference'])}. Each rank adds its share of "
                        "the value; ranks below the table, if any, add the rest.")
-            table = Table(("rank", c.baseline, "grade", "adds", system, "grade", "adds"),
+            table = TextTable(("rank", c.baseline, "grade", "adds", system, "grade", "adds"),
                           tuple(rows))
             found.append(((f"Query {query_id}: {system} vs {c.baseline}",), caption, table))
     return found
@@ -102,4 +102,4 @@ def power_section(comparison: Comparison, *, target: float = POWER_TARGET):
                "differences stays the same.")
     header = ("metric", "system", "queries", "sd of differences", "MDE",
               f"queries for {target:g}")
-    return ("Power: what these queries can detect",), caption, Table(header, tuple(rows))
+    return ("Power: what these queries can detect",), caption, TextTable(header, tuple(rows))

@@ -23,7 +23,7 @@ from .document import (
     Section,
     build_report,
 )
-from .tables import Table
+from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
     from ..stats.comparison import Comparison
@@ -108,7 +108,7 @@ def _details(section: Section) -> str:
             f"{_table(section.table)}</details>")
 
 
-def _table(table: Table) -> str:
+def _table(table: TextTable) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"

@@ -17,7 +17,7 @@ from .document import (
     Section,
     build_report,
 )
-from .tables import Table
+from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
     from ..stats.comparison import Comparison
@@ -67,7 +67,7 @@ def _section(section: Section, level: str = "##") -> list[str]:
     return [f"{level} {heading}", "", *caption, _table(section.table), ""]
 
 
-def _table(table: Table) -> str:
+def _table(table: TextTable) -> str:
     lines = ["| " + " | ".join(markdown_text(h) for h in table.header) + " |",
              "|" + "---|" * len(table.header)]
     lines += ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in table.rows]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..safe_text import terminal_text
 from .document import ReportDocument, build_report
 from .formatting import fixed_width
-from .tables import Table
+from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
     from ..stats.comparison import Comparison
@@ -47,5 +47,5 @@ def render_text(document: ReportDocument) -> str:
     return terminal_text("\n".join(lines))  # ids and names cannot drive the terminal
 
 
-def _fixed_width(table: Table) -> str:
+def _fixed_width(table: TextTable) -> str:
     return "\n".join(fixed_width([list(table.header), *map(list, table.rows)]))

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -45,10 +46,9 @@ from ..errors import (
     InputValueError,
     NoRelevantChunkWarning,
 )
-from ..evaluation.batch import add_judgment_reader
+from ..evaluation.evaluator import add_judgment_reader
 from ..evaluation.in_memory import evaluate_in_memory
 from ..evaluation.result import Evaluation
-from ..policies import Conventions
 from ..validation import check_choice
 from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
 from .names import SpanMetricSpec, is_span_metric, parse_metric_names

@@ -26,8 +26,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ..conventions import EMPTY_POLICIES, MISSING_POLICIES
 from ..errors import BudgetWarning, CoverageWarning, InputTypeError, InputValueError
-from ..policies import EMPTY_POLICIES, MISSING_POLICIES
 from ..validation import check_choice, check_k, check_relevance_level
 from .intervals import (
     Measure,
@@ -400,7 +400,7 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
         Evidence spans graded below it do not count.
     empty_relevant : {"zero", "article", "skip", "error"}, default "zero"
         A query without evidence (an unanswerable question, or all spans graded below
-        ``relevance_level``), as :data:`ragmetrics.policies.EMPTY_POLICIES`:
+        ``relevance_level``), as :data:`ragmetrics.conventions.EMPTY_POLICIES`:
         ``"zero"``: all four metrics 0, the query counts in means (nothing to find is
         never rewarded); ``"article"``: recall 1 ("nothing to find, nothing missed"),
         precision, IoU and precision_omega 0; ``"skip"``: NaN for all four, left out of

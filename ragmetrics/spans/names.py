@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputTypeError, InputValueError
-from ..metrics.table import MetricSpec, parse_metrics
+from ..metrics.registry import MetricSpec, parse_metrics
 from ..validation import check_k
 
 __all__ = ["SPAN_METRICS", "SPAN_METRIC_TABLE", "SpanMetricInfo", "SpanMetricSpec", "default_span_metrics",

@@ -15,16 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..conventions import DUPLICATE_POLICIES, ORDER_POLICIES
 from ..errors import InputValueError
-from ..evaluation.inputs import check_ids, run_columns
+from ..evaluation.inputs import id_kind, run_columns
 from ..evaluation.ranking import groups, ranks_within
-from ..policies import DUPLICATE_POLICIES, ORDER_POLICIES
 from ..validation import check_choice
 from .tables import Chunks, check_same_kind
 
 __all__ = ["SPAN_TIE_POLICIES", "RankedRun", "natural_order", "rank_run"]
 
-#: Tie rules for runs over chunks: the two of :data:`ragmetrics.policies.TIE_POLICIES`
+#: Tie rules for runs over chunks: the two of :data:`ragmetrics.conventions.TIE_POLICIES`
 #: that do not look at relevance ("optimistic" and "pessimistic" need chunk judgments,
 #: which spans do not give).
 SPAN_TIE_POLICIES = ("trec_eval", "input_order")
@@ -88,8 +88,8 @@ def rank_run(run, chunks: Chunks, *, ties: str = "trec_eval", duplicates: str = 
     columns = run_columns(run, order_by=order_by, ties=ties)
     query_kind = columns.query_kind
     if not columns.queries_checked:
-        query_kind = check_ids(columns.query, "query_id", "run")
-    doc_kind = check_ids(columns.doc, "doc_id", "run")
+        query_kind = id_kind(columns.query, "query_id", "run")
+    doc_kind = id_kind(columns.doc, "doc_id", "run")
     check_same_kind([("chunks", chunks.id_kind), ("run", doc_kind)], "chunk id")
     q_codes, queries = pd.factorize(columns.query)
     queries = np.asarray(queries, dtype=object)
@@ -98,7 +98,7 @@ def rank_run(run, chunks: Chunks, *, ties: str = "trec_eval", duplicates: str = 
     if bare:
         queries = np.concatenate([queries, np.asarray(bare, dtype=object)])
         if query_kind is None:
-            query_kind = check_ids(pd.Series(bare, dtype=object), "query_id", "run")
+            query_kind = id_kind(pd.Series(bare, dtype=object), "query_id", "run")
     chunk = chunks.index.get_indexer(pd.Index(columns.doc, dtype=object))
     unknown = np.flatnonzero(chunk < 0)
     if len(unknown):

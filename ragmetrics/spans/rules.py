@@ -31,6 +31,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import (
     EmptyRelevantWarning,
     InputTypeError,
@@ -38,7 +39,6 @@ from ..errors import (
     NoRelevantRetrievedWarning,
 )
 from ..evaluation.in_memory import evaluate_in_memory
-from ..policies import Conventions
 from ..validation import check_choice
 from .intervals import overlapping_pairs
 from .ranking import natural_order

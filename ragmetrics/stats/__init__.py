@@ -37,7 +37,7 @@ Conventions, each named once:
 
 The modules, each with one job (the flow runs down the list):
 
-- :mod:`~ragmetrics.stats.checks`: inputs checked at the boundary; the sample-size warning;
+- :mod:`~ragmetrics.stats.arguments`: inputs checked at the boundary; the sample-size warning;
 - :mod:`~ragmetrics.stats.rounding`: exact scaling, and differences that are only rounding;
 - :mod:`~ragmetrics.stats.resampling`: batched bootstrap means of many columns at once;
 - :mod:`~ragmetrics.stats.intervals`: bootstrap intervals (:func:`bootstrap_ci`, ...);
@@ -52,7 +52,7 @@ The modules, each with one job (the flow runs down the list):
   :func:`evaluate_systems`, its first step alone (``ragmetrics evaluate --means-only``).
 """
 
-from .checks import MIN_QUERIES, sample_size_warnings
+from .arguments import MIN_QUERIES, sample_size_warnings
 from .comparison import (
     DEFAULT_CUTOFFS,
     UNDECIDED,

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions, parameters_doc
 from ..errors import (
     BudgetWarning,
     CoverageWarning,
@@ -47,10 +48,10 @@ from ..errors import (
 )
 from ..evaluation import Evaluation, check_judgments, evaluate
 from ..evaluation.in_parallel import map_in_workers
-from ..policies import Conventions, parameters_doc, preset_conventions
+from ..presets import preset_conventions
 from ..spans.judging import span_comparison
 from ..spans.names import default_span_metrics, parse_metric_names
-from .checks import (
+from .arguments import (
     check_alpha,
     check_confidence,
     check_positive_int,
@@ -169,7 +170,7 @@ class Comparison:
         For runs judged by evidence spans: the judgments, each system's chunking and the
         rules, in words (rows of the report's convention card); None otherwise.
     preset : str or None
-        The preset named (:data:`ragmetrics.policies.PRESETS`), shown on the card.
+        The preset named (:data:`ragmetrics.presets.PRESETS`), shown on the card.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -487,7 +488,7 @@ def compare(
         TREC runs) ``jobs`` equal to the cores divides the time of evaluating them by up
         to the cores (``ragmetrics evaluate --jobs``). The resampling stays here.
 {conventions}
-        The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.policies`), the
+        The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.conventions`), the
         same for every system. Under a ``"skip"`` policy, each statistic uses the queries
         where its values exist.
     preset : str, optional
@@ -769,17 +770,17 @@ def _evaluate(name, run, qrels, metrics, policies, notes: list, *, chunks=None) 
                                    warning.lineno)
     how = "scored 0" if result.conventions.missing_from_run == "zero" else "left out"
     for ids, what in (
-        (result.missing_from_run, f"judged {{queries}} missing from the run, {how}"),
-        (result.missing_from_qrels, "{queries} of the run without judgments, left out"),
+        (result.queries_missing_from_run, f"judged {{queries}} missing from the run, {how}"),
+        (result.queries_missing_from_qrels, "{queries} of the run without judgments, left out"),
     ):
         if ids:
             queries = "query" if len(ids) == 1 else "queries"
             shown = ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
             notes.append(f"{name}: {len(ids)} {what.format(queries=queries)}: {shown}")
-    judged = set(result.per_query.index) | set(result.missing_from_run)
-    if judged and not judged - set(result.missing_from_run):
+    judged = set(result.per_query.index) | set(result.queries_missing_from_run)
+    if judged and not judged - set(result.queries_missing_from_run):
         judged_ids = ", ".join(map(repr, sorted(map(str, judged))[:3]))
-        run_ids = ", ".join(map(repr, sorted(map(str, result.missing_from_qrels))[:3]))
+        run_ids = ", ".join(map(repr, sorted(map(str, result.queries_missing_from_qrels))[:3]))
         raise InputValueError(
             f"system {name!r} has no query in common with the judgments (judged: "
             f"{judged_ids}, ...; in the run: {run_ids or 'none'}, ...); check that the run "

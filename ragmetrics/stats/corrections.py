@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputValueError
-from .checks import as_values
+from .arguments import as_values
 
 __all__ = ["CORRECTIONS", "adjust_p_values", "benjamini_hochberg", "check_correction", "holm"]
 

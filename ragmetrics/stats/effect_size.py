@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .checks import as_pair
+from .arguments import as_pair
 from .rounding import paired_spread
 
 __all__ = ["EffectSize", "paired_effect_size"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputValueError
-from .checks import (
+from .arguments import (
     as_matrix,
     as_pair,
     as_values,

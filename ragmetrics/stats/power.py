@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputValueError
-from .checks import as_values, check_alpha, check_level
+from .arguments import as_values, check_alpha, check_level
 from .distributions import normal_quantile
 
 __all__ = ["DEFAULT_POWER", "minimum_detectable_effect", "noncentral_t_two_sided_tail",

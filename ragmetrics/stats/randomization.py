@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputValueError
-from .checks import (
+from .arguments import (
     Progress,
     as_matrix,
     as_pair,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputValueError
-from .checks import Progress, as_matrix, check_positive_int, check_progress, check_seed
+from .arguments import Progress, as_matrix, check_positive_int, check_progress, check_seed
 from .rounding import power_of_two_scale
 
 __all__ = ["BATCH_ELEMENTS", "batches", "bootstrap_means", "finite_column_groups"]

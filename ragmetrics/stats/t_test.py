@@ -10,7 +10,7 @@ import numbers
 from dataclasses import dataclass
 
 from ..errors import InputTypeError, InputValueError
-from .checks import as_pair, sample_size_warnings
+from .arguments import as_pair, sample_size_warnings
 from .distributions import student_t_cdf_value
 from .rounding import paired_spread
 

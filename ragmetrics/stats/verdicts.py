@@ -12,7 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputValueError
-from .checks import Progress, as_matrix, check_alpha, check_positive_int, check_progress, check_seed
+from .arguments import (
+    Progress,
+    as_matrix,
+    check_alpha,
+    check_positive_int,
+    check_progress,
+    check_seed,
+)
 from .corrections import adjust_p_values, check_correction
 from .randomization import (
     EXACT_MAX_QUERIES,

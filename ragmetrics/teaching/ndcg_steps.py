@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..policies import DUPLICATE_POLICIES, GAIN_POLICIES
+from ..conventions import DUPLICATE_POLICIES, GAIN_POLICIES
 from ..validation import (
     as_grades,
     as_ranking,

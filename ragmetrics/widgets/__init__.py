@@ -11,7 +11,7 @@ says what changed in a polite live region, and reads in light and dark themes.
 
 from .base import root_widgets
 from .board import RankingBoard
-from .chunking import ChunkingExplorer
+from .chunking_explorer import ChunkingExplorer
 from .comparison_explorer import ComparisonExplorer
 from .exercise import ExerciseWidget
 from .explorers import BudgetCalculator, KExplorer, TrapsGallery

@@ -15,10 +15,10 @@ from typing import Any
 
 import pandas as pd
 
+from ..conventions import GAIN_POLICIES
 from ..errors import InputTypeError, InputValueError
 from ..evaluation.curves import metric_curves
-from ..metrics.table import MetricSpec, metric_info
-from ..policies import GAIN_POLICIES
+from ..metrics.registry import MetricSpec, metric_info
 from ..teaching.ndcg_steps import ndcg_table
 from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
 

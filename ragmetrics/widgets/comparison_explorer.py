@@ -11,7 +11,7 @@ import traitlets
 
 from ..errors import InputValueError
 from ..evaluation.query_view import QueryRankings
-from ..metrics.table import parse_metric
+from ..metrics.registry import parse_metric
 from ..stats.comparison import Comparison
 from . import comparison_model as logic
 from .base import AccessibleWidget, WidgetValueError

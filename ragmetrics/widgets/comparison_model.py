@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import InputValueError
 from ..evaluation.query_view import QueryRankings
-from ..metrics.table import parse_metric
+from ..metrics.registry import parse_metric
 from ..stats.comparison import Comparison
 
 __all__ = [

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from ..evaluation.curves import metrics_over_k
 from ..metrics.reference import recall_at_k
-from ..metrics.table import MetricSpec, metric_info
+from ..metrics.registry import MetricSpec, metric_info
 from ..plotting import plot_metrics_over_k, plot_ranking
 from ..teaching.budget import chunks_that_fit
 from ..teaching.examples import load_example

@@ -12,6 +12,8 @@ from ..validation import check_k
 from . import chunking_model as logic
 from .base import AccessibleWidget, WidgetValueError
 
+__all__ = ["ChunkingExplorer"]
+
 
 class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunking.css",
                        root=True):

@@ -2,7 +2,7 @@
 
 :func:`summary_table` and :func:`differences_table` give pandas DataFrames of text (to
 show in a notebook, or to build on); :func:`frame_table` turns any such frame into the
-:class:`Table` (header and rows of text) that the report document holds and every
+:class:`TextTable` (header and rows of text) that the report document holds and every
 renderer draws.
 """
 
@@ -27,11 +27,11 @@ from .formatting import (
 if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
     from ..stats.comparison import Comparison
 
-__all__ = ["Table", "differences_table", "frame_table", "summary_table"]
+__all__ = ["TextTable", "differences_table", "frame_table", "summary_table"]
 
 
 @dataclass(frozen=True)
-class Table:
+class TextTable:
     """A table of text: a header and rows of cells, as written (a renderer escapes them).
 
     Attributes
@@ -135,8 +135,8 @@ def differences_table(comparison: Comparison) -> pd.DataFrame:
     return pd.DataFrame(rows, index=t.index)
 
 
-def frame_table(frame: pd.DataFrame) -> Table:
-    """A frame as a :class:`Table`: its index as the first column(s), every cell as text.
+def frame_table(frame: pd.DataFrame) -> TextTable:
+    """A frame as a :class:`TextTable`: its index as the first column(s), every cell as text.
 
     Text cells stay as they are; numbers get four decimals, with a sign in a column
     named ``difference``.
@@ -146,7 +146,7 @@ def frame_table(frame: pd.DataFrame) -> Table:
     >>> frame = pd.DataFrame({"bm25": [0.5], "difference": [0.25]},
     ...                      index=pd.Index(["q1"], name="query_id"))
     >>> frame_table(frame)
-    Table(header=('query_id', 'bm25', 'difference'), rows=(('q1', '0.5000', '+0.2500'),))
+    TextTable(header=('query_id', 'bm25', 'difference'), rows=(('q1', '0.5000', '+0.2500'),))
     """
     index_names = [n or "" for n in frame.index.names]
     header = index_names + [str(c) for c in frame.columns]
@@ -158,4 +158,4 @@ def frame_table(frame: pd.DataFrame) -> Table:
         cells = [v if isinstance(v, str) else show(v)
                  for v, show in zip(values, shows, strict=True)]
         rows.append(tuple([str(k) for k in keys] + cells))
-    return Table(tuple(header), tuple(rows))
+    return TextTable(tuple(header), tuple(rows))

@@ -14,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 import warnings
 
+from ..conventions import Conventions, parameters_doc
 from ..errors import InputTypeError, RagmetricsWarning
-from ..metrics.table import MetricSpec, parse_metrics
-from ..policies import PRESETS, Conventions, parameters_doc, preset_conventions
+from ..metrics.registry import MetricSpec, parse_metrics
+from ..presets import PRESETS, preset_conventions
 from .in_memory import evaluate_in_memory
 from .on_dask import evaluate_on_dask, is_dask_frame
 from .parts import RunInParts
@@ -99,12 +100,12 @@ def evaluate(
         judge each chunk by the rule of :class:`~ragmetrics.spans.SpanJudgments`
         (default: any shared character), and every query of the evidence is scored.
 {conventions}
-        The conventions (:mod:`ragmetrics.policies`); the defaults reproduce trec_eval
+        The conventions (:mod:`ragmetrics.conventions`); the defaults reproduce trec_eval
         (with ``-c``: judged queries absent from the run score 0 and count).
     preset : str, optional
         Another tool's rules, by name: ``"trec_eval"`` (the defaults),
         ``"trec_eval_no_c"``, ``"beir"``, ``"msmarco"``, ``"ir_measures"`` or ``"spark"``
-        (:data:`ragmetrics.policies.PRESETS`): a bundle of the conventions above, and of
+        (:data:`ragmetrics.presets.PRESETS`): a bundle of the conventions above, and of
         metrics computed under their own (ir_measures' RR@k). A convention the preset
         does not set keeps the value passed; passing one that contradicts it is an error.
         A convention passed at its default value counts as not passed (Python cannot tell
