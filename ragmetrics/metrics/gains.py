@@ -20,13 +20,47 @@ Examples
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import InputValueError
 from .ranked import RankedJudgments
 
-__all__ = ["gain_map_overflow", "gain_rows", "grade_gains", "ideal_under", "mapped_gains",
-           "row_gains"]
+__all__ = ["dcg", "gain_map_overflow", "gain_rows", "grade_gain", "grade_gains", "ideal_under",
+           "mapped_gains", "row_gains"]
+
+
+def grade_gain(grade: float, rule: str) -> float:
+    """What one grade adds to DCG, in plain Python: the rule :func:`grade_gains` applies to
+    arrays. The grade itself (``"linear"``) or ``2**grade - 1`` (``"exponential"``); a
+    grade of 0 or below ("judged harmful") adds nothing.
+
+    Examples
+    --------
+    >>> grade_gain(3, "linear"), grade_gain(3, "exponential"), grade_gain(-2, "linear")
+    (3, 7.0, 0.0)
+    """
+    if grade <= 0:
+        return 0.0
+    return grade if rule == "linear" else 2.0**grade - 1.0
+
+
+def dcg(gains, *, base: float = 2) -> float:
+    r"""Discounted cumulative gain of gains in rank order (rank 1 first):
+    :math:`\sum_i g_i / \log_b(i + 1)`, summed exactly (``math.fsum``).
+
+    The one plain-Python DCG: the reference functions, the rank-by-rank view and the
+    teaching tables call it. A gain too large for a float gives ``inf``, for the caller
+    to refuse.
+
+    Examples
+    --------
+    >>> round(dcg([3, 2, 0, 1]), 4)  # 3/1 + 2/log2(3) + 0/2 + 1/log2(5)
+    4.6925
+    """
+    log = math.log2 if base == 2 else (lambda x: math.log(x) / math.log(base))
+    return math.fsum(g / log(rank + 1) for rank, g in enumerate(gains, start=1))
 
 
 def grade_gains(grades: np.ndarray, rule: str) -> np.ndarray:
