@@ -1,7 +1,7 @@
 """The span-labelled demo data (``data/squad2_dev/``, ``data/support_demo/``): checked and pinned.
 
-The data parts regenerate byte for byte from their build scripts (the BM25 runs need
-``rank-bm25``, a demo-only dependency, and are checked for shape and order instead).
+Every file regenerates byte for byte from its build script, the BM25 runs included
+(``data/bm25.py``, numpy only).
 """
 
 from __future__ import annotations
@@ -53,6 +53,14 @@ def test_squad_data_regenerates_byte_for_byte(tmp_path):
         "evidence/sentences.csv", "questions.jsonl"]
     for path in written:
         assert (tmp_path / path).read_bytes() == (DATA / "squad2_dev" / path).read_bytes(), path
+
+
+def test_squad_runs_regenerate_byte_for_byte():
+    build = build_module("squad2_dev", "build.py")
+    runs = build.render_runs(build.build_data())
+    assert sorted(runs) == ["paragraph", "window128", "window256", "window512"]
+    for name, text in runs.items():
+        assert text.encode() == (DATA / "squad2_dev" / "runs" / f"bm25_{name}.tsv").read_bytes()
 
 
 def test_squad_evidence_is_the_annotators(squad):
@@ -220,6 +228,15 @@ def test_support_span_data_regenerates_byte_for_byte(tmp_path):
                        "documents.jsonl", "evidence/sentences.csv"]
     for path in written:
         assert (tmp_path / path).read_bytes() == (DATA / "support_demo" / path).read_bytes(), path
+
+
+def test_support_span_runs_regenerate_byte_for_byte():
+    build = build_module("support_demo", "build_spans.py")
+    runs = build.render_runs(build.build_data())
+    assert sorted(runs) == ["article", "window128", "window256", "window512"]
+    for name, text in runs.items():
+        path = DATA / "support_demo" / "runs" / f"bm25_{name}.tsv"
+        assert text.encode() == path.read_bytes(), name
 
 
 def test_support_evidence_covers_every_judgment(support):

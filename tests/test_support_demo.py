@@ -1,19 +1,22 @@
 """The Acme Cloud support demo data set (``data/support_demo/``) and its two runs.
 
 Checks that the corpus, questions and judgments are well formed and are exactly what
-``build_dataset.py`` writes, that both runs are valid TREC runs of the questions, and pins
-what ``ragmetrics.evaluate`` gives each run, so that a changed file is noticed. The runs
-themselves are made by ``make_runs.py`` in a separate environment (see the data set's
-README); nothing here needs the retrieval packages.
+``build_dataset.py`` writes (its template pages included), that both runs are valid TREC
+runs of the questions, that the BM25 run is what ``make_runs.py`` makes (with
+``snowballstemmer``, which the docs extra brings; the dense run needs the retrieval
+packages and is not remade here), and pins what ``ragmetrics.evaluate`` gives each run,
+so that a changed file is noticed.
 """
 
 from __future__ import annotations
 
 import collections
 import csv
+import importlib.util
 import json
 import re
 import runpy
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -76,6 +79,40 @@ def test_files_are_what_the_builder_writes():
     rendered = runpy.run_path(str(DATA / "build_dataset.py"))["render"]()
     for name, text in rendered.items():
         assert (DATA / name).read_bytes() == text.encode("utf-8"), name
+
+
+def _module(path: Path):
+    spec = importlib.util.spec_from_file_location(f"support_demo_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_builder_fills_the_template_pages(tmp_path):
+    """A changed template rewrites its pages; a new member goes after its family's last."""
+    for name in ("corpus.jsonl", "questions.jsonl", "golden.csv"):
+        shutil.copy(DATA / name, tmp_path / name)
+    (tmp_path / "source").mkdir()
+    families = json.loads((DATA / "source" / "families.json").read_text(encoding="utf-8"))
+    assert [len(f["rows"]) for f in families] == [2, 5, 6, 5]
+    api = next(f for f in families if f["doc_id"] == "api-limits-{tier}")
+    api["text"] = api["text"].replace("per minute per workspace", "per  minute\n per team")
+    api["rows"].append({"tier": "Ultra", "rpm": "20,000", "burst": "2,000",
+                        "quota": "no daily quota"})
+    (tmp_path / "source" / "families.json").write_text(json.dumps(families), encoding="utf-8")
+    build = _module(DATA / "build_dataset.py")
+    build.HERE = tmp_path
+    corpus = [json.loads(line) for line in build.render()["corpus.jsonl"].splitlines()]
+    ids = [c["doc_id"] for c in corpus]
+    assert len(ids) == 303
+    assert ids.index("api-limits-ultra") == ids.index("api-limits-enterprise") + 1
+    ultra = corpus[ids.index("api-limits-ultra")]
+    assert ultra["title"] == "API rate limits on Ultra"
+    assert ultra["text"].startswith("On the Ultra plan, the API allows 20,000 requests per "
+                                    "minute per team, with bursts of up to 2,000 requests")
+    changed = [c["doc_id"] for c in corpus if "per minute per team" in c["text"]]
+    assert changed == [f"api-limits-{t}" for t in
+                       ("free", "starter", "team", "business", "enterprise", "ultra")]
 
 
 def test_corpus_schema(corpus):
@@ -153,6 +190,13 @@ def test_run_is_a_valid_trec_run(name, questions, corpus):
         order = sorted(rows, key=lambda r: r[1], reverse=True)
         order.sort(key=lambda r: r[2], reverse=True)  # stable: ties keep doc id descending
         assert [d for _, d, _ in order] == [d for _, d, _ in rows], query_id
+
+
+def test_bm25_run_is_what_make_runs_makes():
+    pytest.importorskip("snowballstemmer")
+    made = _module(DATA / "make_runs.py").render(only="bm25")
+    assert list(made) == ["bm25"]
+    assert made["bm25"].encode("utf-8") == (DATA / "runs" / "bm25.tsv").read_bytes()
 
 
 @pytest.mark.parametrize("name", RUNS)

@@ -2,8 +2,8 @@
 
 Run from the repository root:
 
-    python data/squad2_dev/build.py --only data    # ragmetrics alone (word_pieces)
-    .venv-demo/bin/python data/squad2_dev/build.py  # + the BM25 runs (rank-bm25)
+    python data/squad2_dev/build.py               # everything (ragmetrics and numpy)
+    python data/squad2_dev/build.py --only data   # all but the runs
 
 Input: ``source/dev-v2.0.json``, two articles of the SQuAD 2.0 development set as the
 public copy records them (see README.md). Output, deterministic (same bytes each run):
@@ -16,8 +16,9 @@ public copy records them (see README.md). Output, deterministic (same bytes each
 - ``chunkings/paragraph.csv``: SQuAD's own paragraphs;
   ``chunkings/window{128,256,512}.csv``: fixed windows of 128, 256 and 512 tokens
   (``ragmetrics.spans.window_chunks``) with a quarter of overlap, over whole articles;
-- ``runs/bm25_<chunking>.tsv``: Okapi BM25 (``rank_bm25.BM25Okapi``, k1 = 1.5, b = 0.75,
-  its defaults) over each chunking, top 10 chunks per question, TREC run format.
+- ``runs/bm25_<chunking>.tsv``: Okapi BM25 (``data/bm25.py``: k1 = 1.5, b = 0.75,
+  ``idf="okapi"``, the scores of ``rank_bm25.BM25Okapi`` with its defaults) over each
+  chunking, top 10 chunks per question, TREC run format.
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ import csv
 import io
 import json
 import re
+import sys
 from pathlib import Path
 
 from ragmetrics.spans import window_chunks
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # data/, where the builders' shared bm25.py is
+from bm25 import bm25_scores, trec_run
+
 SOURCE = HERE / "source" / "dev-v2.0.json"
 ARTICLES = ("Normans", "Rhine")
 WINDOWS = (128, 256, 512)
@@ -142,23 +147,24 @@ def tokens(text: str) -> list[str]:
     return [t for t in re.findall(r"[a-z0-9]+", text.lower()) if t not in _STOP]
 
 
-def write_runs(data: dict) -> None:
-    from rank_bm25 import BM25Okapi  # the demo's own dependency, not ragmetrics'
-
+def render_runs(data: dict) -> dict[str, str]:
+    """The BM25 run of each chunking, TREC text by chunking name."""
     texts = {d["doc_id"]: d["text"] for d in data["documents"]}
-    (HERE / "runs").mkdir(exist_ok=True)
+    query_ids = [q["query_id"] for q in data["questions"]]
+    queries = [tokens(q["question"]) for q in data["questions"]]
+    runs = {}
     for name, rows in data["chunkings"].items():
-        ids = [r[0] for r in rows]
-        model = BM25Okapi([tokens(texts[doc][s:e]) for _, doc, s, e in rows])
-        lines = []
-        for q in data["questions"]:
-            scores = model.get_scores(tokens(q["question"]))
-            # Score (6 decimals) descending, then chunk id descending: trec_eval's order.
-            ranked = sorted(zip((round(float(v), 6) for v in scores), ids, strict=True),
-                            key=lambda pair: (pair[0], pair[1]), reverse=True)[:DEPTH]
-            lines.extend(f"{q['query_id']} Q0 {cid} {rank} {score:.6f} bm25\n"
-                         for rank, (score, cid) in enumerate(ranked, start=1))
-        (HERE / "runs" / f"bm25_{name}.tsv").write_text("".join(lines))
+        scores = bm25_scores([tokens(texts[doc][s:e]) for _, doc, s, e in rows], queries,
+                             k1=1.5, b=0.75, idf="okapi", epsilon=0.25)
+        runs[name] = trec_run(query_ids, [r[0] for r in rows], scores, depth=DEPTH,
+                              name="bm25")
+    return runs
+
+
+def write_runs(data: dict) -> None:
+    (HERE / "runs").mkdir(exist_ok=True)
+    for name, text in render_runs(data).items():
+        (HERE / "runs" / f"bm25_{name}.tsv").write_text(text)
 
 
 def main() -> None:

@@ -14,8 +14,8 @@ carries the sentence-transformers/all-MiniLM-L6-v2 weights, so nothing is downlo
 
 Both retrievers see each chunk as "title. text" and rank all chunks for every question:
 
-- bm25: Okapi BM25 written below in numpy, k1=1.2, b=0.75, idf = ln(1 + (N - df + 0.5) /
-  (df + 0.5)); tokens are lowercased runs of [a-z0-9], Snowball English stop words removed,
+- bm25: Okapi BM25 (``data/bm25.py``, the builders' shared one, in numpy), k1=1.2, b=0.75,
+  idf = ln(1 + (N - df + 0.5) / (df + 0.5)) (``idf="lucene"``); tokens are lowercased runs of [a-z0-9], Snowball English stop words removed,
   Snowball (Porter2) stemmed (the usual English setup of BM25 baselines); a query term that
   occurs twice counts twice.
 - dense_minilm: all-MiniLM-L6-v2 embeddings (mean pooling, L2-normalised), score = cosine.
@@ -30,18 +30,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
-from collections import Counter
+import sys
 from pathlib import Path
 
 import numpy as np
 import snowballstemmer
 
-STEMMER = snowballstemmer.stemmer("english")
-
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # data/, where the builders' shared bm25.py is
+from bm25 import bm25_scores, trec_run
+
+STEMMER = snowballstemmer.stemmer("english")
 TOP = 50
 K1, B = 1.2, 0.75
 TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -74,28 +75,6 @@ def tokenize(text: str) -> list[str]:
     return STEMMER.stemWords([w for w in words if w not in STOP_WORDS])
 
 
-def bm25_scores(docs: list[str], queries: list[str]) -> np.ndarray:
-    """Okapi BM25 scores, shape (len(queries), len(docs))."""
-    doc_tokens = [tokenize(d) for d in docs]
-    vocab = {t: i for i, t in enumerate(sorted({t for toks in doc_tokens for t in toks}))}
-    tf = np.zeros((len(docs), len(vocab)))
-    for d, toks in enumerate(doc_tokens):
-        for term, count in Counter(toks).items():
-            tf[d, vocab[term]] = count
-    n_docs = len(docs)
-    df = (tf > 0).sum(axis=0)
-    idf = np.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-    length = tf.sum(axis=1)
-    norm = K1 * (1.0 - B + B * length / length.mean())
-    weight = idf * tf * (K1 + 1.0) / (tf + norm[:, None])  # per doc and term
-    scores = np.zeros((len(queries), n_docs))
-    for q, query in enumerate(queries):
-        for term in tokenize(query):  # repeated query terms count each time
-            if term in vocab:
-                scores[q] += weight[:, vocab[term]]
-    return scores
-
-
 def dense_scores(docs: list[str], queries: list[str]) -> np.ndarray:
     """Cosine similarities of all-MiniLM-L6-v2 embeddings, shape (len(queries), len(docs))."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -112,36 +91,32 @@ def dense_scores(docs: list[str], queries: list[str]) -> np.ndarray:
     return query_vecs @ doc_vecs.T
 
 
-def write_run(path: Path, name: str, query_ids, doc_ids, scores: np.ndarray) -> None:
-    lines = []
-    for q, query_id in enumerate(query_ids):
-        rounded = [(round(float(s), 6), d) for s, d in zip(scores[q], doc_ids, strict=True)]
-        rounded.sort(key=lambda sd: sd[1], reverse=True)  # doc id descending among ties ...
-        rounded.sort(key=lambda sd: sd[0], reverse=True)  # ... after score descending (stable)
-        for rank, (score, doc_id) in enumerate(rounded[:TOP], 1):
-            assert math.isfinite(score)
-            lines.append(f"{query_id} Q0 {doc_id} {rank} {score:.6f} {name}\n")
-    path.parent.mkdir(exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.writelines(lines)
-    print(f"wrote {path.relative_to(HERE.parent.parent)}: {len(lines)} lines")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["bm25", "dense_minilm"], help="make one run only")
-    args = parser.parse_args()
+def render(only: str | None = None) -> dict[str, str]:
+    """The runs' TREC text by run name: both, or ``only`` one."""
     corpus = read_jsonl(HERE / "corpus.jsonl")
     questions = read_jsonl(HERE / "questions.jsonl")
     docs = [f"{c['title']}. {c['text']}" for c in corpus]
     doc_ids = [c["doc_id"] for c in corpus]
     query_ids = [q["query_id"] for q in questions]
     texts = [q["question"] for q in questions]
-    if args.only in (None, "bm25"):
-        write_run(HERE / "runs" / "bm25.tsv", "bm25", query_ids, doc_ids, bm25_scores(docs, texts))
-    if args.only in (None, "dense_minilm"):
-        write_run(HERE / "runs" / "dense_minilm.tsv", "dense_minilm", query_ids, doc_ids,
-                  dense_scores(docs, texts))
+    scores = {}
+    if only in (None, "bm25"):
+        scores["bm25"] = bm25_scores([tokenize(d) for d in docs], [tokenize(q) for q in texts],
+                                     k1=K1, b=B, idf="lucene")
+    if only in (None, "dense_minilm"):
+        scores["dense_minilm"] = dense_scores(docs, texts)
+    return {name: trec_run(query_ids, doc_ids, run, depth=TOP, name=name)
+            for name, run in scores.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["bm25", "dense_minilm"], help="make one run only")
+    args = parser.parse_args()
+    (HERE / "runs").mkdir(exist_ok=True)
+    for name, text in render(args.only).items():
+        (HERE / "runs" / f"{name}.tsv").write_bytes(text.encode("utf-8"))
+        print(f"wrote data/support_demo/runs/{name}.tsv: {text.count(chr(10))} lines")
 
 
 if __name__ == "__main__":
