@@ -10,7 +10,7 @@ their per-query values are compared measure by measure on the queries both score
 (pytrec_eval leaves out the judged queries missing from the run).
 
 Not among the thirty: uncut ``ndcg``, ``ndcg_rel`` and ``G``, which hang pytrec_eval after a
-few calls in one process (tests/test_pytrec_eval_oracle.py); interpolated precision, where
+few calls in one process (tests/oracles/test_pytrec_eval_oracle.py); interpolated precision, where
 trec_eval 10 (ragmetrics) and the trec_eval 9 in pytrec_eval round recall levels to ranks
 differently; and the gm_ means, which pytrec_eval returns per query as logs.
 """

@@ -105,7 +105,7 @@ def build(output: Path, *, source: Path | None = None, only: list[str] | None = 
     """Assemble the sources and run Sphinx (html) into ``output``; Sphinx's exit status.
 
     Sphinx's warnings also go to ``warnings`` (default: ``warnings.log`` next to the
-    sources); ``tests/test_docs.py`` fails on any warning about the book's own pages.
+    sources); ``tests/repo/test_docs.py`` fails on any warning about the book's own pages.
     """
     from sphinx.cmd.build import build_main
 

@@ -5,7 +5,7 @@ with a line each, its default and what trec_eval does. The table builds
 :class:`Conventions` (the record every result and report carries), the convention
 parameters of :func:`ragmetrics.evaluate` and :func:`ragmetrics.compare`, the options
 of the ``ragmetrics`` command, the report's convention card, and README's conventions
-table (``tests/test_conventions.py`` checks that they all agree, and tests each row).
+table (``tests/unit/core/test_conventions.py`` checks that they all agree, and tests each row).
 The defaults reproduce trec_eval (NIST's reference evaluator) wherever trec_eval defines
 the answer; rows without a keyword (:data:`FIXED_CONVENTIONS`) are rules with no choice.
 """
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # The choices of each convention as types: what a type checker and a reader see in a
-# signature. tests/test_conventions.py checks that each names exactly the choices of its
+# signature. tests/unit/core/test_conventions.py checks that each names exactly the choices of its
 # row of CONVENTIONS, in order.
 GainRule = Literal["linear", "exponential"]
 TieRule = Literal["trec_eval", "input_order", "optimistic", "pessimistic", "average",
@@ -323,7 +323,7 @@ class Conventions:
 
     One field per row of :data:`CONVENTIONS`, in its order, each checked when the record
     is made (an error names the keyword and the bad value); ``Conventions()`` is
-    trec_eval's. ``tests/test_conventions.py`` checks that the fields and their defaults
+    trec_eval's. ``tests/unit/core/test_conventions.py`` checks that the fields and their defaults
     are the table's.
 
     Examples

@@ -4,7 +4,7 @@ A preset (``evaluate(..., preset="beir")``, ``compare``, ``--preset``) sets some
 :data:`ragmetrics.conventions.CONVENTIONS` to the values another tool uses, and may
 compute some metrics under other conventions than the rest (:class:`Variant`). README's
 "Reproduce another tool's numbers" table is :func:`presets_markdown`
-(``tests/test_presets.py`` checks each preset against the tool it names).
+(``tests/oracles/test_presets.py`` checks each preset against the tool it names).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ file. Review the diff like code: a changed number is a changed lesson.
 The kernel gets matplotlib's inline backend even when ``MPLBACKEND`` is set (``make``
 exports ``MPLBACKEND=Agg``): under Agg, ``plt.show()`` stores no figure and warns on
 stderr. The exit status is 1 when a cell wrote to stderr (a warning, say), because nbval
-would then compare that text too; tests/test_notebook_hygiene.py rejects it.
+would then compare that text too; tests/repo/test_notebook_hygiene.py rejects it.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ below count only the agreement that chance would not give.
 
 All three are 1 for perfect agreement and 0 for chance agreement. They are the numbers
 of :func:`sklearn.metrics.cohen_kappa_score` and of the ``krippendorff`` package
-(``tests/test_audits.py`` checks them against both).
+(``tests/unit/audits/test_audits.py`` checks them against both).
 
 A doc judged with a negative grade (trec_eval's "in the pool, not judged") counts as not
 judged.

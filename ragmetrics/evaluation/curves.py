@@ -7,7 +7,7 @@ comes from its kernel in the metric table (:mod:`ragmetrics.metrics`), as in
 (:class:`MetricCurves`), quick enough for a widget to recompute on every move;
 :func:`metrics_over_k` gives the same numbers as a DataFrame, one row per k. Every value
 equals the per-query function's (:mod:`ragmetrics.metrics.reference`) to 1e-12
-(``tests/test_curves.py`` checks it).
+(``tests/unit/evaluation/test_curves.py`` checks it).
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ Four steps, each a function that returns what it found:
 4. :func:`rank_and_judge`: all of it, as :class:`~ragmetrics.metrics.ranked.RankedJudgments`
    for the kernels, plus what evaluate reports (coverage, empty golden sets).
 
-No Python loop runs per row or per query. ``tests/test_evaluate.py`` checks every value
+No Python loop runs per row or per query. ``tests/unit/evaluation/test_evaluate.py`` checks every value
 against the per-query functions of :mod:`ragmetrics.metrics` under every policy, and
-``tests/test_engine_paths.py`` every fast path against the plain one.
+``tests/unit/evaluation/test_engine_paths.py`` every fast path against the plain one.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Each shortcut is a faster way to the answer a plain path defines:
   the pairs by exact codes from one ``pandas.factorize`` of both sides and searches
   every row.
 
-``tests/test_engine_paths.py`` runs random runs through both paths (:func:`plain_paths`)
+``tests/unit/evaluation/test_engine_paths.py`` runs random runs through both paths (:func:`plain_paths`)
 and asserts the same numbers.
 """
 

@@ -30,7 +30,7 @@ def object_addresses(values: np.ndarray) -> np.ndarray | None:
     longer than ``values`` (the caller holds it), and the addresses are only compared
     for equality, never dereferenced. Anything else (another dtype, a strided view, an
     empty array) gets None, and the callers then compare values (tested: the same
-    numbers with this function disabled, ``tests/test_engine_paths.py``).
+    numbers with this function disabled, ``tests/unit/evaluation/test_engine_paths.py``).
     """
     if values.dtype != object or not values.flags.c_contiguous or not len(values):
         return None

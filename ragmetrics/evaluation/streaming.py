@@ -4,7 +4,7 @@ Every metric of a query depends on that query's rows and judgments alone, so a r
 be evaluated a batch of whole queries at a time and the per-query values put together:
 :func:`evaluate_batches` gives the :class:`~ragmetrics.Evaluation` that
 :func:`~ragmetrics.evaluate` gives for all the rows at once, value for value (the same
-arithmetic on the same rows, in the same order; ``tests/test_streaming.py``). Memory is
+arithmetic on the same rows, in the same order; ``tests/unit/evaluation/test_streaming.py``). Memory is
 that of one batch plus one row of numbers per query. Each batch is scored against the
 judgments of its own queries; the judged queries no batch holds get what a missing query
 gets (0 under ``missing_from_run="zero"``), from one evaluation of the judgments alone,

@@ -85,7 +85,7 @@ _DECIMAL_WHOLE = f"^(?:{_DECIMAL})$"
 _PADDED = r"^[ \t\r\f\v\n]|[ \t\r\f\v\n]$"  # begins or ends with _ID_WHITESPACE
 _ID_WHITESPACE_BYTES = byte_set(_ID_WHITESPACE)
 # The bytes of a number like 2.5 or -1e-3: an Arrow string column of only these bytes that
-# Arrow parses as doubles matches _DECIMAL in full (tests/test_fast_readers.py checks
+# Arrow parses as doubles matches _DECIMAL in full (tests/unit/io/test_fast_readers.py checks
 # every such string of up to 5 characters), with the values float() gives.
 def _is_decimal_byte(codes: np.ndarray) -> np.ndarray:
     """Which bytes are among ``0-9 . e E + -`` (byte_set's answer, in fewer passes)."""

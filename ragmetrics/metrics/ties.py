@@ -30,7 +30,7 @@ infAP, G and interpolated precision, which have none, are exact finite sums
   :math:`\prod (1 - R)` over those subsets, computed by a convex recurrence
   (:func:`ragmetrics.metrics.graded.err`).
 
-``tests/test_ties.py`` checks every closed form against the mean over all orders,
+``tests/unit/metrics/test_ties.py`` checks every closed form against the mean over all orders,
 enumerated, on small rankings, and that it lies between ``ties="pessimistic"`` and
 ``ties="optimistic"``.
 """

@@ -31,7 +31,7 @@ over the orders of a tie is still a finite sum, computed here exactly (nothing s
 The sums grow with a block's size (infAP's as :math:`n^3/27` at worst, G's with the
 block's size times the gain sums its subsets can reach, the maximum's as
 :math:`n^3 m^2/4`, :math:`m` the relevant docs of the block); a block whose sum would exceed :data:`MAX_TERMS` terms is refused
-with an error that says so, rather than left to run for hours. ``tests/test_ties.py``
+with an error that says so, rather than left to run for hours. ``tests/unit/metrics/test_ties.py``
 checks every one against the mean over all orders, enumerated.
 
 Examples

@@ -5,7 +5,7 @@ and the expanded-t levels) and Student's t CDF and quantile. SciPy has them all,
 ``import scipy.special`` costs 0.15-0.3 s (SciPy 1.17 builds its array-API layer on
 import), as long as the rest of a ``ragmetrics evaluate`` of one run. These are the same
 functions from the standard library's ``math.erfc`` and ``math.lgamma``, checked against
-SciPy's Cephes routines and mpmath (``tests/test_stats.py``): to 1e-12 relative for up
+SciPy's Cephes routines and mpmath (``tests/unit/stats/test_stats.py``): to 1e-12 relative for up
 to 1,000 degrees of freedom, 1e-10 up to a million (for more, the continued fraction
 loses digits: 1e-8 at 1e9). In the far tails of few degrees of freedom (p = 1e-100 at
 df = 0.5) the quantile here inverts the CDF where SciPy's ``stdtrit`` does not.

@@ -30,7 +30,7 @@ normal and :math:`V` chi-square with :math:`\nu = n - 1` degrees of freedom,
           F_{\chi^2_\nu}\!\left(\nu (z + \lambda)^2 / c^2\right) dz,
 
 exact to about 1e-15 up to :math:`\nu = 10^4` (checked against the closed forms at
-:math:`\nu = 1`, Owen's T, and :math:`\nu = 2`, in ``tests/test_power.py``). No normal
+:math:`\nu = 1`, Owen's T, and :math:`\nu = 2`, in ``tests/unit/stats/test_power.py``). No normal
 approximation is used: at two or three queries it is far off (at two queries, a
 noncentrality of 8 has power 0.47, where the normal tail :math:`\Phi(\lambda - c)` says
 1e-6).
@@ -38,7 +38,7 @@ noncentrality of 8 has power 0.47, where the normal tail :math:`\Phi(\lambda - c
 The spread :math:`s` is the one observed, and is assumed to stay the same on more
 queries of the same kind. The randomization test that :func:`ragmetrics.compare` uses
 for its verdicts has nearly the same power as the t-test on such data (Smucker, Allan &
-Carterette, CIKM 2007); ``tests/test_power.py`` checks both numbers against simulations
+Carterette, CIKM 2007); ``tests/unit/stats/test_power.py`` checks both numbers against simulations
 of the t-test and of the sign-flip test on resampled differences. With a correction
 over ``m`` claims, pass the per-claim level (``alpha / m`` for Bonferroni, the strictest
 step of Holm's) for the power of one corrected claim.

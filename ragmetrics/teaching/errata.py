@@ -1,9 +1,9 @@
 """Where the source article is wrong or misleading: one numbered table, used everywhere.
 
 Notebook 00 shows it, README repeats it, and each notebook that corrects an erratum
-names it by its number ("erratum 6"). ``tests/test_errata.py`` checks that 00 and README
+names it by its number ("erratum 6"). ``tests/teaching/test_errata.py`` checks that 00 and README
 show exactly :func:`errata_markdown`, that every notebook that says "erratum N" is the
-notebook of row N, and that the test pinning each row exists in ``tests/test_article.py``.
+notebook of row N, and that the test pinning each row exists in ``tests/teaching/test_article.py``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Erratum:
     notebook : str
         The notebook that shows the correction.
     test : str
-        The test in ``tests/test_article.py`` that pins it.
+        The test in ``tests/teaching/test_article.py`` that pins it.
     """
 
     number: int

@@ -10,7 +10,7 @@ precision times the step in recall it makes, 1/R.
 The definitions are trec_eval's (``iprec_at_recall``, ``11pt_avg``, ``map``, ``Rprec``):
 only retrieved chunks give points, a relevant chunk never retrieved lowers recall (it
 counts in R), and a recall level the ranking never reaches has interpolated precision 0.
-``tests/test_pr_curves.py`` checks them against pytrec_eval.
+``tests/teaching/test_pr_curves.py`` checks them against pytrec_eval.
 
 One convention needs saying: trec_eval does not compare recall with the level. It turns
 the level r into a number of relevant chunks, ``floor(r * R + 0.9)`` (so that its 11 levels

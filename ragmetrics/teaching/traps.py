@@ -3,7 +3,7 @@
 The article's "common mistake" is to report one metric alone ("our RAG has 0.92
 nDCG"). Each :class:`Trap` here is one query built so that the metric a team would
 report looks good (>= 0.8) while another metric shows the problem (<= 0.3).
-``tests/test_traps.py`` checks both numbers for every trap.
+``tests/teaching/test_traps.py`` checks both numbers for every trap.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The interactive :class:`ragmetrics.widgets.RankingBoard` only wires a browser vi
 functions: every number the learner sees comes from :func:`board_view`, which calls the
 same metric code as the rest of ragmetrics (the kernels of the metric table), and every
 sentence the live region says from :func:`describe_change`. The browser never computes a
-metric. Tested on their own in ``tests/test_board_descriptions.py``.
+metric. Tested on their own in ``tests/unit/widgets/test_board_descriptions.py``.
 """
 
 from __future__ import annotations

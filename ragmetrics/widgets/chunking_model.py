@@ -19,7 +19,7 @@ with a real one: it ranks the chunks by how many of the question's distinct word
 contain (lower-cased, without a short list of function words), ties in document order.
 Bigger chunks hold more words, so they tend to rank higher, as with BM25.
 
-Tested on their own in ``tests/test_chunking_explorer.py``.
+Tested on their own in ``tests/unit/widgets/test_chunking_explorer.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 per-query table (every metric of every system, and every difference from the
 baseline), the order of its rows under a sort and a filter, the histogram of the
 differences, one query's rankings side by side, and the sentences its live region says.
-The browser only draws; tested on their own in ``tests/test_comparison_explorer.py``.
+The browser only draws; tested on their own in ``tests/unit/widgets/test_comparison_explorer.py``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Write the hostile-input corpus of tests/test_reliability.py (run from anywhere).
+"""Write the hostile-input corpus of tests/unit/cli/test_reliability.py (run from anywhere).
 
 Every file is small and made here, by hand-written rules, so that each bad line sits at a
 known line number. Re-running this script rewrites the same bytes (the Parquet files

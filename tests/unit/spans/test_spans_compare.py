@@ -44,7 +44,7 @@ from ragmetrics.errors import (
 )
 from ragmetrics.spans.rules import ChunkOverlaps
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[3] / "data"
 DOCUMENTS = {"d": "z" * 60}
 SMALL = [{"chunk_id": f"s{i}", "doc_id": "d", "start": 20 * i, "end": 20 * i + 20}
          for i in range(3)]
@@ -457,8 +457,8 @@ def test_a_single_chunking_serves_positional_runs(capsys):
 
 
 def test_a_run_after_an_option_is_still_a_run(capsys):
-    golden = Path(__file__).parent / "data" / "cli" / "golden.csv"
-    bm25 = Path(__file__).parent / "data" / "cli" / "bm25.csv"
+    golden = Path(__file__).resolve().parents[2] / "data" / "cli" / "golden.csv"
+    bm25 = Path(__file__).resolve().parents[2] / "data" / "cli" / "bm25.csv"
     status, out, err = cli(capsys, golden, "--metrics", "mrr", bm25, "--resamples", "100")
     assert status == 0, err
     assert "bm25.csv" in out

@@ -194,7 +194,7 @@ def test_a_reader_that_stops_early_ends_the_command_silently():
     # `ragmetrics trec_eval -q ... | head -1`: once head has its line, the rest goes
     # nowhere. trec_eval is ended by SIGPIPE (141 in a shell, nothing said); so is this,
     # by its exit status (it said "error: [Errno 32] Broken pipe" and exited 2 before).
-    conformance = Path(__file__).parent / "conformance" / "trec_eval"
+    conformance = Path(__file__).resolve().parents[1] / "conformance" / "trec_eval"
     command = [sys.executable, "-m", "ragmetrics", "trec_eval", "-q", "-m", "all_trec",
                str(conformance / "qrels.test"), str(conformance / "results.test")]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:

@@ -30,7 +30,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
 
 # The notebook under test, and the bug planted in the package copy. The MRR notebook's

@@ -31,7 +31,7 @@ import pytest
 from ragmetrics import cli
 from ragmetrics.cli import main
 
-CORPUS = Path(__file__).parent / "data" / "hostile"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "hostile"
 NUMBER = re.compile(r"\d\.\d{4}")
 
 

@@ -21,7 +21,7 @@ from ragmetrics.errors import CoverageWarning
 from ragmetrics.spans import span_dataset_names, word_pieces
 from ragmetrics.spans.tables import as_chunks, as_documents, as_evidence
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[3] / "data"
 
 
 def build_module(folder: str, script: str):

@@ -40,7 +40,7 @@ from ragmetrics.io import source as source_module
 from ragmetrics.io.source import Source, compression_of
 from ragmetrics.io.trec import split_fast, split_slowly
 
-TREC_DIR = Path(__file__).resolve().parent / "conformance" / "trec_eval"  # vendored
+TREC_DIR = Path(__file__).resolve().parents[2] / "conformance" / "trec_eval"  # vendored
 
 RUN_LAYOUT = ("query_id", "Q0", "doc_id", "rank", "score", "run_name")
 QRELS_LAYOUT = ("query_id", "iteration", "doc_id", "relevance")

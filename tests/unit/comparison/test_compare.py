@@ -360,7 +360,7 @@ def test_a_metric_with_no_value_anywhere_is_not_tested():
 
 # -- statistics that claim no more than they know ------------------------------------------
 
-DEMO = Path(__file__).resolve().parents[1] / "data" / "support_demo"
+DEMO = Path(__file__).resolve().parents[3] / "data" / "support_demo"
 
 
 def support_demo():
@@ -525,7 +525,7 @@ def test_the_command_line_passes_alpha_and_confidence_apart(capsys):
     # `ragmetrics evaluate` hands --alpha, --confidence and --max-resamples to compare().
     from ragmetrics.cli import main
 
-    data = Path(__file__).parent / "data" / "cli"
+    data = Path(__file__).resolve().parents[2] / "data" / "cli"
     args = ["evaluate", str(data / "golden.csv"), str(data / "bm25.csv"),
             str(data / "dense.jsonl"), "--metrics", "mrr,recall@5", "--resamples", "300"]
     assert main([*args, "--alpha", "0.01", "--confidence", "0.9",

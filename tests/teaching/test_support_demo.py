@@ -25,7 +25,7 @@ import pytest
 from ragmetrics import evaluate
 from ragmetrics.io import read_golden, read_trec_run
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "support_demo"
+DATA = Path(__file__).resolve().parents[2] / "data" / "support_demo"
 RUNS = ("bm25", "dense_minilm")
 DEPTH = 50
 

@@ -142,7 +142,7 @@ def test_a_negative_gain_takes_ndcg_below_0_and_compare_allows_it():
 def test_err_refuses_a_grade_above_max_grade():
     with pytest.raises(ValueError, match=r"grade of 2 is above max_grade=1"):
         ragmetrics.evaluate({"q": ["a"]}, {"q": {"a": 2}}, ["err(max_grade=1)"])
-    # ties="average" has a closed form for ERR (tests/test_ties.py): a doc alone is exact
+    # ties="average" has a closed form for ERR (tests/unit/metrics/test_ties.py): a doc alone is exact
     assert ragmetrics.evaluate({"q": {"a": 1.0}}, {"q": {"a": 1}}, ["err@5"],
                                ties="average").per_query.loc["q", "err@5"] == 0.5
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_the_sdist_carries_tests_notebooks_and_data(dist):
         "pyproject.toml",
         "README.md",
         "LICENSE",
-        "tests/test_metrics.py",
+        "tests/unit/metrics/test_metrics.py",
         "tests/conformance/trec_eval/qrels.test",
         "tests/data/hostile/make_corpus.py",
         "notebooks/00_index.ipynb",

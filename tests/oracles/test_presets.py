@@ -523,7 +523,7 @@ def test_the_command_takes_a_preset(tmp_path, capsys):
 def test_readme_has_the_presets_table_as_the_code_has_it():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert "## Reproduce another tool's numbers" in readme
     assert presets_markdown() in readme
 

@@ -548,7 +548,7 @@ def test_readme_shows_the_conventions_table_as_the_code_has_it():
 
     from ragmetrics.conventions import conventions_markdown
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     assert conventions_markdown() in readme
 
 

@@ -3,7 +3,7 @@
 :func:`ragmetrics.evaluate` takes shortcuts (``ragmetrics._ranking``, ``ragmetrics._join``):
 it reads each query only down to the deepest cut-off, skips the sort when the run is ranked
 already, finds candidates for the top k with a packed sort of score bins when it is not, and
-matches doc ids through hashes. ``tests/test_evaluate.py`` checks the plain path (every row
+matches doc ids through hashes. ``tests/unit/evaluation/test_evaluate.py`` checks the plain path (every row
 read) against the per-query functions; here every shortcut is checked against
 
 - a reference written out in plain Python (the ranked rows), or

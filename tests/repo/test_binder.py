@@ -30,7 +30,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"
 REQUIREMENTS = BINDER / "requirements.txt"
 INDEX_URLPATH = "urlpath=lab/tree/notebooks/00_index.ipynb"

@@ -33,7 +33,7 @@ from ragmetrics.cli import main
 from ragmetrics.io import read_trec_qrels, read_trec_run
 from ragmetrics.metrics.trec_names import FAMILIES, spec_of_printed_name
 
-TREC_DIR = Path(__file__).resolve().parent / "conformance" / "trec_eval"  # vendored
+TREC_DIR = Path(__file__).resolve().parents[1] / "conformance" / "trec_eval"  # vendored
 if not TREC_DIR.is_dir():
     pytest.skip(f"trec_eval's test suite not found: looked for the folder {TREC_DIR}",
                 allow_module_level=True)

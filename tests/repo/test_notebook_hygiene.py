@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-NOTEBOOKS_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 INDEX = "00_index.ipynb"
 
 # The full set, in teaching order; the issue is done only when all of them exist.

@@ -19,9 +19,9 @@ import ragmetrics
 from ragmetrics import evaluate
 from ragmetrics.cli import main
 
-DATA = Path(__file__).parent / "data" / "cli"
+DATA = Path(__file__).resolve().parents[2] / "data" / "cli"
 GOLDEN, BM25, DENSE = DATA / "golden.csv", DATA / "bm25.csv", DATA / "dense.jsonl"
-TREC_EVAL = Path(__file__).resolve().parent / "conformance" / "trec_eval"  # vendored
+TREC_EVAL = Path(__file__).resolve().parents[2] / "conformance" / "trec_eval"  # vendored
 
 
 def run(capsys, *args):

@@ -4,7 +4,7 @@
 - each erratum's notebook names it ("erratum N"), and a notebook that names an erratum is its
   notebook, links to it, or is 00; the test that pins each row exists;
 - the statements the notebooks used to get wrong stay corrected (a notebook-text test each),
-  and the numbers behind them are checked where they are computed (nbval, tests/test_article.py).
+  and the numbers behind them are checked where they are computed (nbval, tests/teaching/test_article.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 from ragmetrics.teaching.errata import ERRATA, errata_markdown
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 README = ROOT / "README.md"
 
@@ -83,7 +83,7 @@ def test_a_notebook_that_names_an_erratum_is_its_notebook_or_links_to_it():
 @pytest.mark.parametrize("erratum", ERRATA, ids=lambda e: f"erratum {e.number}")
 def test_each_erratum_has_its_test(erratum):
     defined = set()
-    for path in (ROOT / "tests" / "test_article.py", Path(__file__)):
+    for path in (ROOT / "tests" / "teaching" / "test_article.py", Path(__file__)):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         defined |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert erratum.test in defined, f"no test named {erratum.test}"

@@ -539,7 +539,7 @@ def test_the_commands_report_has_the_drilldown(tmp_path, capsys):
     drill-down reads the runs it shows again (a run read in parts is not shown)."""
     from ragmetrics.cli import main
 
-    data = Path(__file__).resolve().parents[1] / "data" / "support_demo"
+    data = Path(__file__).resolve().parents[3] / "data" / "support_demo"
     out = tmp_path / "report.html"
     status = main(["evaluate", str(data / "golden.csv"), str(data / "runs" / "bm25.tsv"),
                    str(data / "runs" / "dense_minilm.tsv"), "--metrics", "ndcg@10,mrr",
