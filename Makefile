@@ -33,7 +33,7 @@ run: $(STAMP) ## Open the notebooks in JupyterLab
 
 test: $(STAMP) ## Run every test: lint, unit, doctest, property, oracle, notebooks, the book
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	RAGMETRICS_REQUIRE_ORACLES=1 $(BIN)/python -m pytest
 
 docs: $(STAMP) ## Build the book (the notebooks and the API reference) into build/docs, offline
 	$(BIN)/python docs/build.py build/docs

@@ -1,4 +1,11 @@
-"""Shared fixtures for the test suite."""
+"""Shared fixtures for the test suite.
+
+The tests are laid out by layer: ``unit/<subpackage>`` (mirroring ``ragmetrics/``),
+``oracles`` (against trec_eval's suite, pytrec_eval and other tools), ``teaching``,
+``repo`` (layout, README, the book, packaging, Binder) and ``browser`` (real Chromium).
+The ``slow`` marks and the oracles CI requires are set in the repository's root
+``conftest.py``, which also sees the notebooks.
+"""
 
 from __future__ import annotations
 

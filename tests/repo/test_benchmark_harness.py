@@ -101,8 +101,6 @@ def test_rank_order_and_shuffled_hold_the_same_rows():
 
 @pytest.mark.parametrize("id_dtype", ["str", "arrow"])
 def test_id_dtypes(id_dtype):
-    if id_dtype == "arrow":
-        pytest.importorskip("pyarrow")
     run, qrels = data.make_data("tiny", seed=4, id_dtype=id_dtype)
     plain, _ = data.make_data("tiny", seed=4)
     for frame in (run, qrels):
@@ -234,7 +232,6 @@ def test_variants_are_all_at_the_first_size_then_row_order_only():
 
 
 def test_variant_frames_hold_the_main_rows_in_another_order_or_dtype():
-    pytest.importorskip("pyarrow")
     run, qrels = data.make_data("tiny", seed=3)
     frames = bench_run.variant_frames(run, qrels, list(bench_run.VARIANTS), seed=3)
     shuffled, _ = frames["shuffled, object ids"]

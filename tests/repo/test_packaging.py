@@ -56,6 +56,7 @@ def test_the_sdist_carries_tests_notebooks_and_data(dist):
         "README.md",
         "LICENSE",
         "tests/unit/metrics/test_metrics.py",
+        "conftest.py",
         "tests/conformance/trec_eval/qrels.test",
         "tests/data/hostile/make_corpus.py",
         "notebooks/00_index.ipynb",

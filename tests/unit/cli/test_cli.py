@@ -277,7 +277,6 @@ def test_wide_forms_and_tsv(capsys, tmp_path):
 
 
 def test_parquet_long_and_wide(capsys, tmp_path):
-    pytest.importorskip("pyarrow")
     golden = tmp_path / "golden.parquet"
     pd.read_csv(GOLDEN).to_parquet(golden)
     bm25 = tmp_path / "bm25.parquet"
@@ -296,7 +295,6 @@ def test_parquet_long_and_wide(capsys, tmp_path):
 
 
 def test_parquet_integer_ids_are_read_as_text(capsys, tmp_path):
-    pytest.importorskip("pyarrow")
     golden, results = tmp_path / "g.parquet", tmp_path / "r.parquet"
     pd.DataFrame({"query_id": [1, 2], "doc_id": [10, 20]}).to_parquet(golden)
     pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["10", "99"], "score": [1.0, 1.0]}).to_parquet(
