@@ -23,6 +23,7 @@ API_MODULES = {
     "ragmetrics": "Metrics, evaluation and comparison",
     "ragmetrics.teaching": "Teaching material",
     "ragmetrics.widgets": "Widgets",
+    "ragmetrics.comparison": "Comparing systems",
     "ragmetrics.reports": "Reports",
     "ragmetrics.stats": "Statistics",
 }
@@ -47,7 +48,7 @@ def public_names(module_name: str) -> list[str]:
 def api_entries() -> dict[str, list[str]]:
     """The names each API page documents: every public function and class of
     :data:`API_MODULES`, each on the page of the first module that exports it (``compare`` is
-    ``ragmetrics.compare``, not also ``ragmetrics.stats.compare``)."""
+    ``ragmetrics.compare``, not also ``ragmetrics.comparison.compare``)."""
     seen: set[int] = set()
     entries = {}
     for module_name in API_MODULES:

@@ -6,6 +6,7 @@ libraries disagree is a named policy (:mod:`ragmetrics.conventions`).
 """
 
 from ._moved import install as _install_moved
+from .comparison import Comparison, compare
 from .conventions import Conventions
 from .errors import (
     CoverageWarning,
@@ -33,10 +34,8 @@ from .metrics import (
 )
 from .metrics.registry import METRICS, MetricInfo, MetricSpec, parse_metric
 from .stats import (
-    Comparison,
     benjamini_hochberg,
     bootstrap_ci,
-    compare,
     holm,
     paired_bootstrap,
     paired_effect_size,

@@ -29,11 +29,16 @@ MOVED_MODULES: dict[str, tuple[str, ...]] = {
     "ragmetrics.evaluation.batch": ("ragmetrics.evaluation.evaluator",),
     "ragmetrics.stats.checks": ("ragmetrics.stats.arguments",),
     "ragmetrics.widgets.chunking": ("ragmetrics.widgets.chunking_explorer",),
+    "ragmetrics.stats.comparison": ("ragmetrics.comparison",),
 }
 
 #: ``{(package, old name): (module, new name)}``: public names that were renamed.
 RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("ragmetrics.reports", "Table"): ("ragmetrics.reports.text_tables", "TextTable"),
+    # compare() left the statistics for its own package: the names are the same.
+    **{("ragmetrics.stats", name): ("ragmetrics.comparison", name)
+       for name in ("compare", "Comparison", "evaluate_systems", "default_metrics",
+                    "DEFAULT_CUTOFFS", "UNDECIDED")},
 }
 
 

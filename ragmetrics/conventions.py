@@ -13,11 +13,13 @@ the answer; rows without a keyword (:data:`FIXED_CONVENTIONS`) are rules with no
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import numbers
 import textwrap
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypedDict
 
 from .errors import InputTypeError, InputValueError
 from .validation import MAX_COUNT, check_choice, check_relevance_level
@@ -36,6 +38,7 @@ __all__ = [
     "ApDenominator",
     "Choice",
     "Convention",
+    "ConventionKeywords",
     "Conventions",
     "DuplicateRule",
     "GainRule",
@@ -46,6 +49,7 @@ __all__ = [
     "ScorePrecision",
     "TieRule",
     "UnjudgedRule",
+    "accepts_conventions",
     "conventions_markdown",
     "describe",
     "parameters_doc",
@@ -355,6 +359,70 @@ class Conventions:
     def as_dict(self) -> dict:
         """``{keyword: value}`` in the order of :data:`CONVENTIONS`."""
         return dataclasses.asdict(self)
+
+
+class ConventionKeywords(TypedDict, total=False):
+    """The conventions as the keywords of a call, each with its type.
+
+    What :func:`ragmetrics.evaluate` and :func:`ragmetrics.compare` take, written once:
+    ``**conventions: Unpack[ConventionKeywords]`` (PEP 692) gives a type checker the
+    keywords and their :data:`Literal` choices, and :func:`accepts_conventions` writes them
+    into the function's signature and docstring for ``help()`` and the book. The fields
+    are those of :class:`Conventions`, with the same types (``tests/unit/core/test_conventions.py``
+    checks it); a keyword left out takes its default.
+    """
+
+    relevance_level: int | float
+    gain: GainRule
+    ties: TieRule
+    duplicates: DuplicateRule
+    empty_relevant: AnswerlessRule
+    missing_from_run: MissingRule
+    unjudged: UnjudgedRule
+    max_retrieved: int | None
+    order_by: OrderBy
+    score_precision: ScorePrecision
+    query_id_docs: QueryIdDocs
+    ap_denominator: ApDenominator
+    ideal_order: IdealOrder
+
+
+def accepts_conventions(function: Callable) -> Callable:
+    r"""Decorate a function whose last parameter is ``**conventions``: its signature and
+    docstring then name every convention of :data:`CONVENTIONS`.
+
+    The signature (``inspect.signature``, ``help()``, the book) shows each keyword with
+    its default and its :data:`Literal` type, before ``preset`` when the function has one;
+    ``{conventions}`` in the docstring becomes their numpydoc entries
+    (:func:`parameters_doc`). The function itself is returned, not wrapped: it reads its
+    keywords with :func:`ragmetrics.presets.settle_conventions`, which refuses one that is
+    not a convention.
+
+    Examples
+    --------
+    >>> @accepts_conventions
+    ... def scored(run, *, preset=None, **conventions):
+    ...     "Score a run.\n\n{conventions}\n"
+    >>> import inspect
+    >>> parameters = inspect.signature(scored).parameters
+    >>> list(parameters)[:4], list(parameters)[-1]
+    (['run', 'relevance_level', 'gain', 'ties'], 'preset')
+    >>> parameters["gain"]
+    <Parameter "gain: Literal['linear', 'exponential'] = 'linear'">
+    """
+    signature = inspect.signature(function)
+    *given, last = signature.parameters.values()
+    if last.kind is not inspect.Parameter.VAR_KEYWORD:
+        raise TypeError(f"{function.__name__} must end with **conventions to accept them")
+    types = typing.get_type_hints(ConventionKeywords)
+    keywords = [inspect.Parameter(c.keyword, inspect.Parameter.KEYWORD_ONLY,
+                                  default=c.default, annotation=types[c.keyword])
+                for c in CONVENTIONS]
+    at = next((i for i, p in enumerate(given) if p.name == "preset"), len(given))
+    function.__signature__ = signature.replace(parameters=[*given[:at], *keywords, *given[at:]])
+    if function.__doc__:
+        function.__doc__ = function.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)
+    return function
 
 
 def shown(conventions) -> dict[str, object]:

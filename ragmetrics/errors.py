@@ -24,6 +24,8 @@ Examples
 from __future__ import annotations
 
 __all__ = [
+    "JUDGMENT_WARNINGS",
+    "RUN_WARNINGS",
     "BudgetWarning",
     "CoverageWarning",
     "EmptyRelevantWarning",
@@ -153,3 +155,13 @@ class BudgetWarning(RagmetricsWarning):
     how many queries that is, so that their 0 is read as the budget's, not the
     retriever's.
     """
+
+
+#: The warnings about the judgments alone: the same for every run scored against them,
+#: so that a comparison of many runs says each once.
+JUDGMENT_WARNINGS: tuple[type[RagmetricsWarning], ...] = (EmptyRelevantWarning,)
+
+#: The warnings about one run or its chunking: a comparison names the system with each.
+#: (A :class:`CoverageWarning` is neither: a comparison lists the queries itself.)
+RUN_WARNINGS: tuple[type[RagmetricsWarning], ...] = (
+    RankOrderWarning, NoRelevantRetrievedWarning, NoRelevantChunkWarning, BudgetWarning)

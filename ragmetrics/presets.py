@@ -9,12 +9,15 @@ compute some metrics under other conventions than the rest (:class:`Variant`). R
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .conventions import CONVENTIONS
-from .errors import InputValueError
+from .conventions import CONVENTIONS, Conventions
+from .errors import InputTypeError, InputValueError
 
-__all__ = ["PRESETS", "Preset", "Variant", "preset_conventions", "presets_markdown"]
+__all__ = ["PRESETS", "Preset", "Variant", "preset_conventions", "presets_markdown",
+           "settle_conventions"]
 
 _DEFAULTS = {convention.keyword: convention.default for convention in CONVENTIONS}
 
@@ -155,6 +158,34 @@ def preset_conventions(preset: str | None, given: dict, *, explicit=()) -> dict:
             )
         out[keyword] = value
     return out
+
+
+def settle_conventions(caller: str, preset: str | None, keywords: Mapping) -> Conventions:
+    """The conventions a call runs under: the ``**conventions`` keywords of ``caller``
+    (:func:`ragmetrics.evaluate`, :func:`ragmetrics.compare`), over the defaults, under
+    ``preset`` (:func:`preset_conventions`), each checked (:class:`Conventions`).
+
+    A keyword that is no convention is refused as Python refuses an unexpected keyword
+    (an :class:`~ragmetrics.errors.InputTypeError`, a ``TypeError``), with the closest
+    convention when there is one.
+
+    Examples
+    --------
+    >>> settle_conventions("evaluate", "beir", {"ties": "trec_eval"}).missing_from_run
+    'skip'
+    >>> try:
+    ...     settle_conventions("compare", None, {"tie": "average"})
+    ... except TypeError as error:
+    ...     print(error)
+    compare() got an unexpected keyword argument 'tie'; did you mean 'ties'?
+    """
+    for keyword in keywords:
+        if keyword not in _DEFAULTS:
+            close = difflib.get_close_matches(str(keyword), list(_DEFAULTS), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InputTypeError(
+                f"{caller}() got an unexpected keyword argument {keyword!r}{hint}")
+    return Conventions(**preset_conventions(preset, _DEFAULTS | dict(keywords)))
 
 
 def presets_markdown() -> str:

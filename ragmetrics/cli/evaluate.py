@@ -62,6 +62,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..comparison import DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
 from ..conventions import CONVENTIONS, Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
@@ -77,7 +78,7 @@ from ..reports.output_files import check_outputs
 from ..safe_text import terminal_text
 from ..spans import OVERLAP_POLICIES, RULES, UNITS, SpanJudgments
 from ..spans.names import default_span_metrics, parse_metric_names
-from ..stats import CORRECTIONS, DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
+from ..stats import CORRECTIONS
 from ..validation import MAX_COUNT, whole_number
 from .common import (
     UsageError,

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
+from typing import Unpack
 
-from ..conventions import Conventions, parameters_doc
+from ..conventions import ConventionKeywords, Conventions, accepts_conventions
 from ..errors import InputTypeError, RagmetricsWarning
 from ..metrics.registry import MetricSpec, parse_metrics
-from ..presets import PRESETS, preset_conventions
+from ..presets import PRESETS, settle_conventions
 from .in_memory import evaluate_in_memory
 from .on_dask import evaluate_on_dask, is_dask_frame
 from .parts import RunInParts
@@ -40,6 +41,7 @@ def add_judgment_reader(read) -> None:
         _JUDGMENT_READERS.append(read)
 
 
+@accepts_conventions
 def evaluate(
     run,
     qrels=None,
@@ -48,20 +50,8 @@ def evaluate(
     chunks=None,
     evidence=None,
     documents=None,
-    relevance_level: float = 1,
-    gain: str = "linear",
-    ties: str = "trec_eval",
-    duplicates: str = "error",
-    empty_relevant: str = "zero",
-    missing_from_run: str = "zero",
-    unjudged: str = "nonrelevant",
-    max_retrieved: int | None = None,
-    order_by: str = "score",
-    score_precision: str = "float64",
-    query_id_docs: str = "keep",
-    ap_denominator: str = "num_relevant",
-    ideal_order: str = "sorted",
     preset: str | None = None,
+    **conventions: Unpack[ConventionKeywords],
 ) -> Evaluation:
     """Score every query of a run against the judgments, with all metrics at once.
 
@@ -139,19 +129,13 @@ def evaluate(
     map@1    0.5
     dtype: float64
     """
-    given = {"relevance_level": relevance_level, "gain": gain, "ties": ties,
-             "duplicates": duplicates, "empty_relevant": empty_relevant,
-             "missing_from_run": missing_from_run, "unjudged": unjudged,
-             "max_retrieved": max_retrieved, "order_by": order_by,
-             "score_precision": score_precision, "query_id_docs": query_id_docs,
-             "ap_denominator": ap_denominator, "ideal_order": ideal_order}
-    conventions = Conventions(**preset_conventions(preset, given))
+    settled = settle_conventions("evaluate", preset, conventions)
     names = [metrics] if isinstance(metrics, (str, MetricSpec)) else list(metrics)
     names = [str(name) if isinstance(name, MetricSpec) else name for name in names]
     if preset is not None and PRESETS[preset].variants:
-        return _with_variants(run, qrels, names, conventions, preset,
+        return _with_variants(run, qrels, names, settled, preset,
                               chunks=chunks, evidence=evidence, documents=documents)
-    result = _evaluate(run, qrels, names, conventions, chunks=chunks, evidence=evidence,
+    result = _evaluate(run, qrels, names, settled, chunks=chunks, evidence=evidence,
                        documents=documents)
     return result if preset is None else dataclasses.replace(result, preset=preset)
 
@@ -171,8 +155,6 @@ def _evaluate(run, qrels, names: list, conventions: Conventions, *, chunks, evid
         return evaluate_run_in_parts(run, qrels, names, conventions)
     return evaluate_in_memory(run, qrels, names, conventions)
 
-
-evaluate.__doc__ = evaluate.__doc__.replace("{conventions}\n", parameters_doc() + "\n", 1)
 
 
 def _with_variants(run, qrels, names: list, conventions: Conventions, preset: str,

@@ -7,9 +7,12 @@ card** (the tie rule and every other policy, the levels, the resamples, the seed
 versions). Renderers lay the same document out for a terminal (:func:`to_text`), as
 Markdown (:func:`to_markdown`) or as one self-contained HTML page (:func:`to_html`:
 figures inline as base64 PNG, styles inline, no script, no external URL). The layer
-computes nothing: the numbers are the Comparison's, and it depends on
-:mod:`ragmetrics.stats`, never the other way round (``Comparison.to_markdown()`` and its
-kin import it when called).
+computes nothing: the numbers are the Comparison's. It reads a Comparison's attributes
+and names the class in annotations only: it never imports :mod:`ragmetrics.comparison`,
+which imports it (``Comparison.to_text()``, ``to_markdown()`` and ``to_html()`` import
+their renderer when called), so the dependency runs one way, comparison -> reports
+(``tests/repo/test_layout.py`` checks it, imports inside functions included). It builds on
+:mod:`ragmetrics.stats` (power) and :mod:`ragmetrics.evaluation` (a query's rankings).
 
 The modules:
 

@@ -19,8 +19,8 @@ from ..conventions import describe
 from ..presets import PRESETS
 from .formatting import format_percent
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["convention_card"]
 

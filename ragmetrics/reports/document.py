@@ -23,8 +23,8 @@ from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
 from .text_tables import TextTable, differences_table, frame_table, summary_table
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = [
     "DRILLDOWN_ROWS",

@@ -20,8 +20,8 @@ from ..stats.power import DEFAULT_POWER
 from .formatting import format_number, format_percent, format_signed
 from .text_tables import TextTable
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["POWER_TARGET", "RANKED_QUERIES", "power_section", "ranking_sections"]
 

@@ -20,8 +20,8 @@ from ..plotting import PALETTE
 from ..safe_text import plot_text
 from .formatting import format_count, format_percent
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["plot_differences", "plot_intervals", "png_base64"]
 

@@ -25,8 +25,8 @@ from .document import (
 )
 from .text_tables import TextTable
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["render_html", "to_html"]
 

@@ -23,8 +23,8 @@ from .formatting import (
     format_signed,
 )
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["LONG_FROM", "to_long_text"]
 

@@ -13,8 +13,8 @@ from ..evaluation import Evaluation
 from ..safe_text import csv_field, spreadsheet_cell
 from .output_files import write_atomic
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["per_query_frame", "write_per_query_csv"]
 

@@ -11,8 +11,8 @@ from .html_report import to_html
 from .markdown_report import to_markdown
 from .output_files import write_atomic
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["REPORT_FORMATS", "write_report"]
 

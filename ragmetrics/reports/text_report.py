@@ -17,8 +17,8 @@ from .document import ReportDocument, build_report
 from .formatting import fixed_width
 from .text_tables import TextTable
 
-if TYPE_CHECKING:  # annotations only: stats.comparison imports the renderers lazily
-    from ..stats.comparison import Comparison
+if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
+    from ..comparison import Comparison
 
 __all__ = ["render_text", "to_text"]
 

@@ -1,4 +1,4 @@
-"""How sure is a mean over queries? Bootstrap intervals, paired tests, corrections, comparisons.
+"""How sure is a mean over queries? Bootstrap intervals, paired tests, corrections, power.
 
 A retrieval metric is averaged over queries, and the queries are a sample: another set
 of questions would give another mean. This package answers the questions a team asks of
@@ -14,9 +14,15 @@ such a mean, with the query as the unit of resampling throughout:
 - **Many claims at once?** Correct the p-values with :func:`holm` or
   :func:`benjamini_hochberg`; :func:`randomization_verdicts` decides every claim under a
   correction, and resamples further where Monte Carlo error leaves a verdict open.
-- **All of it, for several systems and metrics?** :func:`compare` evaluates every system
-  on the same queries and returns a :class:`Comparison` (means, intervals, tests,
-  verdicts, drill-downs; ``to_text``, ``to_markdown`` and ``to_html`` render it).
+- **How many queries does a difference need?** :mod:`~ragmetrics.stats.power`.
+
+Statistics on arrays: every function takes numbers (one value per query, or a matrix of
+queries x columns) and knows nothing of runs, judgments, systems or reports; this package
+imports nothing from :mod:`ragmetrics.evaluation`, :mod:`ragmetrics.spans`,
+:mod:`ragmetrics.comparison` or :mod:`ragmetrics.reports` (``tests/repo/test_layout.py``
+checks it, imports inside functions included). All of it for several systems and
+metrics at once is :func:`ragmetrics.compare` (:mod:`ragmetrics.comparison`), which
+evaluates the systems and calls these.
 
 Everything is NumPy (and two special functions of SciPy). Resampling is vectorized: each
 batch of resamples is one matrix (resample x query) of counts or signs, multiplied by the
@@ -31,9 +37,9 @@ Conventions, each named once:
   0.1 worse" is a constant difference, not a spread of 1e-17);
 - :data:`MC_Z`: a sampled p-value is known to within ``MC_Z`` Monte Carlo standard errors;
 - degenerate samples: one value, or values without spread, give an interval of no width
-  at the mean, and say so in ``.warnings`` (:func:`compare` too, naming each mean and
-  each difference); never NaN. The paired d_z of differences without spread is undefined
-  (NaN, with its reason) unless they are all 0 (d_z 0).
+  at the mean, and say so in ``.warnings`` (:func:`ragmetrics.compare` too, naming each
+  mean and each difference); never NaN. The paired d_z of differences without spread is
+  undefined (NaN, with its reason) unless they are all 0 (d_z 0).
 
 The modules, each with one job (the flow runs down the list):
 
@@ -48,24 +54,22 @@ The modules, each with one job (the flow runs down the list):
 - :mod:`~ragmetrics.stats.effect_size`: d_z, wins, ties and losses;
 - :mod:`~ragmetrics.stats.corrections`: Holm and Benjamini-Hochberg;
 - :mod:`~ragmetrics.stats.verdicts`: many claims decided with their Monte Carlo error;
-- :mod:`~ragmetrics.stats.comparison`: :func:`compare` and its :class:`Comparison`, and
-  :func:`evaluate_systems`, its first step alone (``ragmetrics evaluate --means-only``).
+- :mod:`~ragmetrics.stats.power`: the smallest difference a set of queries can detect,
+  and the queries a difference needs.
+
+``ragmetrics.stats.compare``, ``Comparison``, ``evaluate_systems``, ``default_metrics``,
+``DEFAULT_CUTOFFS`` and ``UNDECIDED`` are now in :mod:`ragmetrics.comparison`: the old
+names still work, with a DeprecationWarning (:mod:`ragmetrics._moved`).
 """
 
+from .._moved import renamed
 from .arguments import MIN_QUERIES, sample_size_warnings
-from .comparison import (
-    DEFAULT_CUTOFFS,
-    UNDECIDED,
-    Comparison,
-    compare,
-    default_metrics,
-    evaluate_systems,
-)
-from .corrections import CORRECTIONS, adjust_p_values, benjamini_hochberg, holm
+from .corrections import CORRECTIONS, Correction, adjust_p_values, benjamini_hochberg, holm
 from .effect_size import EffectSize, paired_effect_size
 from .intervals import (
     INTERVAL_METHODS,
     ConfidenceInterval,
+    IntervalMethod,
     bootstrap_ci,
     bootstrap_interval,
     paired_bootstrap,
@@ -84,17 +88,16 @@ from .verdicts import MAX_RESAMPLES_FACTOR, MC_Z, RandomizationVerdicts, randomi
 
 __all__ = [
     "CORRECTIONS",
-    "DEFAULT_CUTOFFS",
     "EXACT_MAX_QUERIES",
     "INTERVAL_METHODS",
     "MAX_RESAMPLES_FACTOR",
     "MC_Z",
     "MIN_QUERIES",
     "ROUNDING",
-    "UNDECIDED",
-    "Comparison",
     "ConfidenceInterval",
+    "Correction",
     "EffectSize",
+    "IntervalMethod",
     "RandomizationResult",
     "RandomizationVerdicts",
     "TTestResult",
@@ -103,9 +106,6 @@ __all__ = [
     "bootstrap_ci",
     "bootstrap_interval",
     "bootstrap_means",
-    "compare",
-    "default_metrics",
-    "evaluate_systems",
     "finite_column_groups",
     "holm",
     "paired_bootstrap",
@@ -119,3 +119,7 @@ __all__ = [
     "smallest_p_value",
     "student_t_cdf",
 ]
+
+
+def __getattr__(name: str):
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError

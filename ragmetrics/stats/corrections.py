@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import numpy as np
 
 from ..errors import InputValueError
+from ..validation import check_choice
 from .arguments import as_values
 
-__all__ = ["CORRECTIONS", "adjust_p_values", "benjamini_hochberg", "check_correction", "holm"]
+__all__ = ["CORRECTIONS", "Correction", "adjust_p_values", "benjamini_hochberg",
+           "check_correction", "holm"]
+
+#: How p-values are corrected for the number of claims, as a type: the ``correction`` of
+#: :func:`adjust_p_values`, :func:`randomization_verdicts` and :func:`ragmetrics.compare`.
+Correction = Literal["holm", "bh", "none"]
 
 #: How p-values are corrected for the number of claims: ``"holm"`` (Holm's step-down,
 #: family-wise error rate), ``"bh"`` (Benjamini-Hochberg, false discovery rate) or
 #: ``"none"``.
-CORRECTIONS = ("holm", "bh", "none")
+CORRECTIONS: tuple[str, ...] = get_args(Correction)
 
 
 def check_correction(correction) -> str:
-    if correction not in CORRECTIONS:
-        valid = ", ".join(repr(c) for c in CORRECTIONS)
-        raise InputValueError(f"correction must be one of {valid}; got {correction!r}")
-    return correction
+    return check_choice(correction, CORRECTIONS, "correction")
 
 
 def _as_p_values(p_values) -> np.ndarray:
@@ -39,10 +44,16 @@ def holm(p_values) -> np.ndarray:
     the adjusted p is below alpha: the chance of *any* false "better" among the ``m``
     claims stays below alpha. Uniformly more powerful than Bonferroni (``m p``).
 
+    Parameters
+    ----------
+    p_values : sequence of float
+        The raw p-values of the ``m`` claims, each between 0 and 1.
+
     Returns
     -------
     numpy.ndarray
-        Adjusted p-values, in the order given.
+        Holm's adjusted p-values, in the order given: each at least its raw p, and none
+        below a smaller raw p's.
 
     Examples
     --------
@@ -66,10 +77,17 @@ def benjamini_hochberg(p_values) -> np.ndarray:
     adjusted p is below alpha: on average, at most a share alpha of the claims made are
     false. Less strict than :func:`holm`, for screening many metrics or systems.
 
+    Parameters
+    ----------
+    p_values : sequence of float
+        One per claim, between 0 and 1; the family is all of them (for a family
+        with untested claims, NaN, see :func:`adjust_p_values`).
+
     Returns
     -------
     numpy.ndarray
-        Adjusted p-values, in the order given.
+        The adjusted p-values (sometimes called q-values), in the order given: a claim is
+        made where its value is below the false discovery rate wanted.
 
     Examples
     --------
@@ -85,7 +103,7 @@ def benjamini_hochberg(p_values) -> np.ndarray:
     return adjusted
 
 
-def adjust_p_values(p_values, correction: str = "holm") -> np.ndarray:
+def adjust_p_values(p_values, correction: Correction = "holm") -> np.ndarray:
     """Correct p-values for the number of claims; NaN (an untested claim) stays NaN.
 
     ``correction`` is one of :data:`CORRECTIONS`: ``"holm"`` (:func:`holm`), ``"bh"``

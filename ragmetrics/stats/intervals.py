@@ -8,10 +8,12 @@ one-metric entry points, returning a :class:`ConfidenceInterval` with its warnin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 
 from ..errors import InputValueError
+from ..validation import check_choice
 from .arguments import (
     as_matrix,
     as_pair,
@@ -27,11 +29,16 @@ from .rounding import ROUNDING, paired_differences, power_of_two_scale
 __all__ = [
     "INTERVAL_METHODS",
     "ConfidenceInterval",
+    "IntervalMethod",
     "bootstrap_ci",
     "bootstrap_interval",
     "check_method",
     "paired_bootstrap",
 ]
+
+#: How an interval for a mean is made from its bootstrap means, as a type (the ``method``
+#: of :func:`bootstrap_interval`, :func:`bootstrap_ci` and :func:`paired_bootstrap`).
+IntervalMethod = Literal["expanded_t", "expanded", "bca", "percentile"]
 
 #: How an interval for a mean is made from its bootstrap means:
 #:
@@ -53,18 +60,16 @@ __all__ = [
 #:   about 50 queries;
 #: - ``"percentile"``: the ``(1 ± confidence) / 2`` quantiles of the bootstrap means, as
 #:   ``scipy.stats.bootstrap(method="percentile")``; too narrow below about 50 queries.
-INTERVAL_METHODS = ("expanded_t", "expanded", "bca", "percentile")
+INTERVAL_METHODS: tuple[str, ...] = get_args(IntervalMethod)
 
 
 def check_method(method) -> str:
-    if method not in INTERVAL_METHODS:
-        valid = ", ".join(repr(m) for m in INTERVAL_METHODS)
-        raise InputValueError(f"method must be one of {valid}; got {method!r}")
-    return method
+    return check_choice(method, INTERVAL_METHODS, "method")
 
 
 def bootstrap_interval(
-    values, means, *, confidence: float = 0.95, method: str = "expanded_t", bounds=None
+    values, means, *, confidence: float = 0.95, method: IntervalMethod = "expanded_t",
+    bounds=None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The interval for each column's mean, from its values and its bootstrap means.
 
@@ -273,13 +278,8 @@ def _degenerate_warnings(array: np.ndarray) -> tuple[str, ...]:
 
 
 def bootstrap_ci(
-    values,
-    *,
-    confidence: float = 0.95,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-    method: str = "expanded_t",
-    bounds=None,
+    values, *, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
+    method: IntervalMethod = "expanded_t", bounds=None,
 ) -> ConfidenceInterval:
     """Bootstrap interval for the mean of per-query values.
 
@@ -354,14 +354,8 @@ def bootstrap_ci(
 
 
 def paired_bootstrap(
-    a,
-    b,
-    *,
-    confidence: float = 0.95,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-    method: str = "expanded_t",
-    bounds=None,
+    a, b, *, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
+    method: IntervalMethod = "expanded_t", bounds=None,
 ) -> ConfidenceInterval:
     """Bootstrap interval for the mean per-query difference ``b - a`` (paired).
 

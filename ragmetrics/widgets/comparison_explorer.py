@@ -9,10 +9,10 @@ from collections.abc import Mapping
 import numpy as np
 import traitlets
 
+from ..comparison import Comparison
 from ..errors import InputValueError
 from ..evaluation.query_view import QueryRankings
 from ..metrics.registry import parse_metric
-from ..stats.comparison import Comparison
 from . import comparison_model as logic
 from .base import AccessibleWidget, WidgetValueError
 
@@ -144,9 +144,9 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
         """The support demo's BM25 and dense runs (what notebook 08 explores)."""
         import pandas as pd
 
+        from ..comparison import compare
         from ..datafiles import data_path
         from ..io import read_golden, read_trec_run
-        from ..stats.comparison import compare
 
         folder = data_path("support_demo")
         qrels = read_golden(folder / "golden.csv")

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..comparison import Comparison
 from ..errors import InputValueError
 from ..evaluation.query_view import QueryRankings
 from ..metrics.registry import parse_metric
-from ..stats.comparison import Comparison
 
 __all__ = [
     "FILTERS",

@@ -1,9 +1,11 @@
 """The package's layout keeps its rules: the flow runs one way, and names mean one thing.
 
-Read from the source (the imports a module runs when it is imported) and from fresh
-interpreters: no import cycle, no private name imported from another module, statistics
-that never import the reports, module names that never shadow the names they hold, and
-the old module paths of the statistics and the reports gone.
+Read from the source (the imports a module runs when it is imported, and those its
+functions run when called) and from fresh interpreters: no import cycle at all, no
+private name imported from another module, statistics on arrays that import neither the
+evaluation, the spans, the comparison nor the reports, reports that never import the
+comparison they present, module names that never shadow the names they hold, and the old
+module paths of the statistics and the reports gone.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import ragmetrics
+import ragmetrics.comparison
 import ragmetrics.reports
 import ragmetrics.stats
 
@@ -94,16 +97,13 @@ def _imports(module: str, *, lazy: bool = False) -> tuple[set[str], list[str]]:
 
 GRAPH = {module: _imports(module)[0] for module in MODULES}
 #: The same with the imports inside functions: a cycle there is one of design, even if
-#: no import fails (the lower module would know the higher one)...
+#: no import fails (the lower module would know the higher one).
 LAZY_GRAPH = {module: _imports(module, lazy=True)[0] for module in MODULES}
-#: ...but for the one documented way back (ragmetrics.reports' docstring): a Comparison
-#: presents itself (``to_text``, ``to_markdown``, ``to_html``, as pandas' ``to_html``
-#: does), importing its renderer when called.
-PRESENTING = {"ragmetrics.stats.comparison": {
-    "ragmetrics.reports", "ragmetrics.reports.text_report",
-    "ragmetrics.reports.markdown_report", "ragmetrics.reports.html_report"}}
-DESIGN_GRAPH = {module: deps - PRESENTING.get(module, set())
-                for module, deps in LAZY_GRAPH.items()}
+
+
+def _in(package: str) -> list[str]:
+    """The modules of ``package``, itself included."""
+    return [m for m in MODULES if m == package or m.startswith(package + ".")]
 
 
 def test_no_private_name_is_imported_from_another_module():
@@ -111,7 +111,7 @@ def test_no_private_name_is_imported_from_another_module():
     assert private == []
 
 
-@pytest.mark.parametrize("graph", [GRAPH, DESIGN_GRAPH], ids=["at import", "lazy included"])
+@pytest.mark.parametrize("graph", [GRAPH, LAZY_GRAPH], ids=["at import", "lazy included"])
 def test_no_import_cycle(graph):
     # Depth-first search; a module met again while still on the path closes a cycle.
     state: dict[str, str] = {}
@@ -133,29 +133,46 @@ def test_no_import_cycle(graph):
 
 
 def test_the_graph_sees_imports():
-    # The test above would pass on a graph of nothing: check that it holds known edges.
+    # The tests below would pass on a graph of nothing: check that it holds known edges.
     assert "ragmetrics.stats.arguments" in GRAPH["ragmetrics.stats.intervals"]
     assert "ragmetrics.stats.power" in GRAPH["ragmetrics.reports.drilldown"]
     assert "ragmetrics.stats" in GRAPH["ragmetrics.reports.drilldown"]  # its __init__ runs
+    assert "ragmetrics.evaluation" in GRAPH["ragmetrics.comparison.systems"]
     # Annotations only (if TYPE_CHECKING), and an import inside a function:
-    assert "ragmetrics.stats.comparison" not in LAZY_GRAPH["ragmetrics.reports.document"]
-    assert "ragmetrics.reports.text_report" not in GRAPH["ragmetrics.stats.comparison"]
-    assert "ragmetrics.reports.text_report" in LAZY_GRAPH["ragmetrics.stats.comparison"]
-    for module, back in PRESENTING.items():  # the exceptions are there, and only they
-        assert back <= LAZY_GRAPH[module]
-        assert not {d for d in DESIGN_GRAPH[module] if d.startswith("ragmetrics.reports")}
+    assert "ragmetrics.comparison" not in LAZY_GRAPH["ragmetrics.reports.document"]
+    result = "ragmetrics.comparison.comparison_result"
+    assert "ragmetrics.reports.text_report" not in GRAPH[result]
+    assert "ragmetrics.reports.text_report" in LAZY_GRAPH[result]
     assert "ragmetrics.reports.figures" not in GRAPH["ragmetrics.reports.html_report"]
 
 
-def test_statistics_never_import_the_reports():
-    # reports -> stats, never back: a Comparison's to_markdown() imports the reports
-    # when called, and importing the statistics loads no renderer and no matplotlib.
-    stats = [m for m in MODULES if m == "ragmetrics.stats" or m.startswith("ragmetrics.stats.")]
+@pytest.mark.parametrize("layer", ["ragmetrics.evaluation", "ragmetrics.spans",
+                                   "ragmetrics.comparison", "ragmetrics.reports"])
+def test_statistics_on_arrays_never_import_the_layers_above(layer):
+    # metrics -> evaluation -> comparison -> reports, with the statistics beside: they take
+    # arrays, and know nothing of runs, evidence, systems or reports (lazy imports too).
+    stats = _in("ragmetrics.stats")
     assert len(stats) > 5
     for module in stats:
-        assert not {d for d in GRAPH[module] if d.startswith("ragmetrics.reports")}, module
-    code = ("import json, sys, ragmetrics.stats; print(json.dumps([m for m in sys.modules "
-            "if m.startswith(('ragmetrics.reports', 'matplotlib'))]))")
+        assert not {d for d in LAZY_GRAPH[module] if d in _in(layer)}, module
+
+
+def test_the_reports_never_import_the_comparison_they_present():
+    # One way: a Comparison presents itself (to_text, to_markdown, to_html import their
+    # renderer when called, as pandas' DataFrame.to_html does), so the reports may name a
+    # Comparison in annotations only, never import it, not even inside a function.
+    reports = _in("ragmetrics.reports")
+    assert len(reports) > 5
+    for module in reports:
+        assert not {d for d in LAZY_GRAPH[module] if d in _in("ragmetrics.comparison")}, module
+    # ...and the comparison imports no renderer until one is asked for:
+    for module in _in("ragmetrics.comparison"):
+        assert not {d for d in GRAPH[module] if d in _in("ragmetrics.reports")}, module
+
+
+def test_importing_the_statistics_and_the_comparison_loads_no_renderer():
+    code = ("import json, sys, ragmetrics.stats, ragmetrics.comparison; print(json.dumps("
+            "[m for m in sys.modules if m.startswith(('ragmetrics.reports', 'matplotlib'))]))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout
     assert json.loads(loaded) == []
@@ -176,30 +193,40 @@ def test_the_old_module_paths_are_gone(module):
     assert not (PACKAGE / f"{module.rsplit('.', 1)[1]}.py").exists()
 
 
-def test_stats_and_reports_are_packages():
-    # ragmetrics.stats was a module; it is a package now, and so is ragmetrics.reports.
+def test_stats_comparison_and_reports_are_packages():
+    # ragmetrics.stats was a module; it is a package now, and so are ragmetrics.reports
+    # and ragmetrics.comparison (which was the module ragmetrics.stats.comparison).
     assert not (PACKAGE / "stats.py").exists()
-    for package in (ragmetrics.stats, ragmetrics.reports):
+    assert not (PACKAGE / "stats" / "comparison.py").exists()
+    for package in (ragmetrics.stats, ragmetrics.reports, ragmetrics.comparison):
         assert Path(package.__file__).name == "__init__.py"
 
 
-@pytest.mark.parametrize("package", [ragmetrics, ragmetrics.stats, ragmetrics.reports],
-                         ids=lambda p: p.__name__)
+def test_each_step_of_the_comparison_has_a_file_name_no_other_module_has():
+    names = [path.name for path, _ in MODULES.values() if path.name != "__init__.py"]
+    steps = [p.name for p in (PACKAGE / "comparison").glob("*.py") if p.name != "__init__.py"]
+    assert len(steps) >= 6
+    assert [name for name in steps if names.count(name) > 1] == []
+
+
+@pytest.mark.parametrize("package", [ragmetrics, ragmetrics.stats, ragmetrics.reports,
+                                     ragmetrics.comparison], ids=lambda p: p.__name__)
 def test_no_module_shadows_a_name_its_package_exports(package):
     submodules = {info.name for info in pkgutil.iter_modules(package.__path__)}
     assert submodules & set(package.__all__) == set()
 
 
 def test_importing_every_submodule_rebinds_no_public_name():
-    # In a fresh interpreter: the public names of ragmetrics, ragmetrics.stats and
-    # ragmetrics.reports are the same objects before and after every submodule of the
-    # statistics and the reports is imported (``import ragmetrics.stats.comparison`` must
-    # leave ``ragmetrics.compare`` the function).
+    # In a fresh interpreter: the public names of ragmetrics, ragmetrics.stats,
+    # ragmetrics.reports and ragmetrics.comparison are the same objects before and after
+    # every submodule of the statistics, the reports and the comparison is imported
+    # (``import ragmetrics.comparison.pipeline`` must leave ``ragmetrics.compare`` the
+    # function).
     code = """
 import importlib, json, pkgutil
-import ragmetrics, ragmetrics.reports, ragmetrics.stats
+import ragmetrics, ragmetrics.comparison, ragmetrics.reports, ragmetrics.stats
 
-packages = [ragmetrics, ragmetrics.stats, ragmetrics.reports]
+packages = [ragmetrics, ragmetrics.stats, ragmetrics.reports, ragmetrics.comparison]
 
 def public():
     return {f"{p.__name__}.{n}": id(getattr(p, n)) for p in packages for n in p.__all__}
@@ -212,7 +239,7 @@ after = public()
 print(json.dumps({
     "changed": sorted(n for n in before if before[n] != after[n]),
     "compare": type(ragmetrics.compare).__name__,
-    "same": ragmetrics.compare is ragmetrics.stats.comparison.compare,
+    "same": ragmetrics.compare is ragmetrics.comparison.pipeline.compare,
 }))
 """
     result = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
@@ -221,8 +248,13 @@ print(json.dumps({
 
 
 def test_the_public_names_are_those_of_the_layers():
-    assert ragmetrics.compare is ragmetrics.stats.compare
-    assert ragmetrics.Comparison is ragmetrics.stats.Comparison
+    assert ragmetrics.compare is ragmetrics.comparison.compare
+    assert ragmetrics.Comparison is ragmetrics.comparison.Comparison
+    with pytest.warns(DeprecationWarning, match="ragmetrics.stats.compare is now "
+                      "ragmetrics.comparison.compare"):
+        assert ragmetrics.stats.compare is ragmetrics.compare
+    with pytest.raises(AttributeError, match="no attribute 'compare_all'"):
+        ragmetrics.stats.compare_all  # noqa: B018
     assert ragmetrics.write_report is ragmetrics.reports.write_report
     for name in ("bootstrap_ci", "paired_bootstrap", "randomization_test", "paired_t_test",
                  "paired_effect_size", "holm", "benjamini_hochberg"):

@@ -1,4 +1,4 @@
-"""compare (ragmetrics.stats.comparison): every number equals its single-metric oracle,
+"""compare (ragmetrics.comparison): every number equals its single-metric oracle,
 every rule is kept.
 
 The oracles: :func:`ragmetrics.evaluate` (per-query values and means), the functions of
@@ -19,6 +19,7 @@ from scipy import stats as sp
 
 import ragmetrics
 from ragmetrics import evaluate, read_golden, read_trec_run
+from ragmetrics.comparison import ONE_METRIC_NOTE, UNDECIDED, compare, default_metrics
 from ragmetrics.stats import (
     benjamini_hochberg,
     bootstrap_ci,
@@ -28,7 +29,6 @@ from ragmetrics.stats import (
     randomization_test,
     randomization_verdicts,
 )
-from ragmetrics.stats.comparison import ONE_METRIC_NOTE, UNDECIDED, compare, default_metrics
 
 METRICS = ["recall@2", "precision@2", "mrr", "ndcg@3"]
 

@@ -500,6 +500,48 @@ def test_the_conventions_table_builds_the_record_the_signatures_and_the_docs():
                 assert repr(value) in function.__doc__
 
 
+def test_evaluate_and_compare_take_the_conventions_once_with_their_literal_types():
+    # One declaration (ConventionKeywords, the record's fields and types) for both
+    # signatures: a type checker reads **conventions: Unpack[ConventionKeywords], and
+    # inspect.signature (help(), the book) each keyword with its Literal and its default.
+    import inspect
+    import typing
+
+    from ragmetrics import compare, evaluate
+    from ragmetrics import conventions as module
+    from ragmetrics.conventions import CONVENTIONS, ConventionKeywords, Conventions
+    from ragmetrics.errors import InputTypeError
+    from ragmetrics.stats import CORRECTIONS
+
+    fields = typing.get_type_hints(Conventions, vars(module))
+    assert typing.get_type_hints(ConventionKeywords) == fields
+    assert list(typing.get_type_hints(ConventionKeywords)) == list(fields)
+    for function in (evaluate, compare):
+        hints = typing.get_type_hints(function)
+        assert hints["conventions"] == typing.Unpack[ConventionKeywords], function.__name__
+        parameters = inspect.signature(function).parameters
+        assert "conventions" not in parameters
+        for convention in CONVENTIONS:
+            parameter = parameters[convention.keyword]
+            assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
+            assert parameter.annotation == fields[convention.keyword]
+            if convention.choices:
+                assert typing.get_args(parameter.annotation) == convention.values
+        keywords = [name for name in parameters if name in fields]
+        assert keywords == [c.keyword for c in CONVENTIONS]  # in the table's order...
+        assert list(parameters).index("preset") == list(parameters).index(keywords[-1]) + 1
+    assert typing.get_args(typing.get_type_hints(compare)["correction"]) == CORRECTIONS
+
+    run, qrels = {"q1": ["a"]}, {"q1": {"a"}}
+    with pytest.raises(InputTypeError, match=r"^compare\(\) got an unexpected keyword "
+                       r"argument 'tie'; did you mean 'ties'\?$"):
+        compare({"bm25": run}, qrels, ["mrr"], n_resamples=10, tie="average")
+    with pytest.raises(TypeError, match=r"^evaluate\(\) got an unexpected keyword "
+                       r"argument 'colour'$"):
+        evaluate(run, qrels, ["mrr"], colour="red")
+    assert evaluate(run, qrels, ["mrr"], ties="average").conventions.ties == "average"
+
+
 def test_the_record_is_written_out_in_the_order_of_the_table_with_its_literal_types():
     import dataclasses
     import typing

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ragmetrics
+from ragmetrics.comparison import ONE_METRIC_NOTE, compare
 from ragmetrics.reports import (
     build_report,
     convention_card,
@@ -42,7 +43,6 @@ from ragmetrics.reports import (
 )
 from ragmetrics.reports.output_files import write_atomic
 from ragmetrics.safe_text import spreadsheet_cell
-from ragmetrics.stats.comparison import ONE_METRIC_NOTE, compare
 
 METRICS = ["recall@1", "precision@1", "mrr", "ndcg@2"]
 

@@ -1,0 +1,317 @@
+"""The result of :func:`~ragmetrics.comparison.compare`: :class:`Comparison`, with its drill-downs.
+
+A :class:`Comparison` holds the numbers (``.summary``, ``.tests``, ``.per_query``), what
+they need to be read with (``.warnings``) and how they were made (the conventions, the
+levels, the resamples, the seed). Its methods look further without computing anything
+new: :meth:`~Comparison.queries_that_differ_most`, :meth:`~Comparison.worst_queries`,
+:meth:`~Comparison.power` (:mod:`ragmetrics.stats.power`), and the report, rendered by
+:mod:`ragmetrics.reports` (:meth:`~Comparison.to_text`, :meth:`~Comparison.to_markdown`,
+:meth:`~Comparison.to_html`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..conventions import Conventions
+from ..errors import InputValueError
+from ..stats.arguments import check_alpha, check_positive_int
+from ..stats.power import DEFAULT_POWER, power_table
+
+__all__ = ["Comparison"]
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The result of :func:`~ragmetrics.comparison.compare`.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        Index (``metric``, ``system``); columns ``mean``, ``low``, ``high`` (the bootstrap
+        interval at level ``confidence``) and ``n_queries`` (queries with a value).
+    tests : pandas.DataFrame
+        Index (``metric``, ``system``), one row per metric and non-baseline system;
+        columns ``baseline``, ``baseline_mean``, ``mean``, ``difference`` (system minus
+        baseline) with its paired bootstrap interval ``low``, ``high`` (at level
+        ``difference_confidence``, see :func:`ragmetrics.compare`); ``p_randomization``
+        with its Monte Carlo standard error ``p_mc_error`` (0 when exact); ``p_adjusted`` (the
+        randomization p corrected over all rows); ``significant`` (decided,
+        ``p_adjusted`` below ``alpha`` and a non-zero difference); ``decided`` (False when
+        the verdict stayed within Monte Carlo error of ``alpha``); ``verdict``
+        ("<system> better", "no significant difference" or
+        :data:`~ragmetrics.comparison.UNDECIDED`);
+        ``exact`` and ``n_patterns`` (the sign patterns behind the p-value); ``p_t_test``
+        with ``t`` and ``df``; ``effect_size``, the paired standardized difference d_z
+        (:class:`ragmetrics.stats.EffectSize`; NaN where every query differs by the same
+        non-zero amount, which the warnings name); ``wins``, ``ties``, ``losses`` (queries
+        where the system is above, equal to, below the baseline) and ``n_queries``.
+    per_query : dict of str to pandas.DataFrame
+        Each system's per-query values, all on the same query index.
+    warnings : tuple of str
+        What the numbers need to be read with: too few queries, one metric alone,
+        queries missing from a run, intervals of no width (a mean or a difference that
+        is the same on every query: no spread to resample), a configuration that cannot
+        reach significance, an interval that disagrees with its verdict.
+    conventions : Conventions
+        The policies every system was evaluated under.
+    systems : tuple of str
+        The systems, baseline first.
+    baseline : str
+    metrics : tuple of str
+    confidence : float
+        The level of each system's mean interval.
+    n_resamples, seed : int
+    correction : str
+    alpha : float
+        The significance level of the verdicts, after the correction.
+    difference_confidence : float
+        The level of each difference interval (the family level of the correction).
+    max_resamples : int
+        The most sign patterns a claim near ``alpha`` could get.
+    interval_method : str
+        One of :data:`ragmetrics.stats.INTERVAL_METHODS`.
+    evaluations : dict of str to Evaluation
+        The raw result of :func:`ragmetrics.evaluate` for each system.
+    runs : dict of str to run or None
+        The runs as given (not copied), for the drill-downs that show a query's
+        rankings (:class:`ragmetrics.widgets.ComparisonExplorer`, the HTML report); None
+        for runs judged by evidence spans.
+    qrels : DataFrame or mapping or None
+        The judgments as given; None for evidence spans.
+    spans : dict of str to str or None
+        For runs judged by evidence spans: the judgments, each system's chunking and the
+        rules, in words (rows of the report's convention card); None otherwise.
+    preset : str or None
+        The preset named (:data:`ragmetrics.presets.PRESETS`), shown on the card.
+
+    ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
+    the full report (:mod:`ragmetrics.reports`).
+    """
+
+    summary: pd.DataFrame
+    tests: pd.DataFrame
+    per_query: dict
+    warnings: tuple[str, ...]
+    conventions: Conventions
+    systems: tuple[str, ...]
+    baseline: str
+    metrics: tuple[str, ...]
+    confidence: float
+    n_resamples: int
+    seed: int
+    correction: str
+    alpha: float
+    difference_confidence: float
+    max_resamples: int
+    interval_method: str
+    evaluations: dict
+    runs: dict = field(default=None, repr=False)
+    qrels: object = field(default=None, repr=False)
+    spans: dict | None = None
+    preset: str | None = None
+
+    @property
+    def n_queries(self) -> int:
+        """The number of queries compared (the rows of each ``per_query`` frame)."""
+        return len(self.per_query[self.baseline])
+
+    # The renderers live in the reports layer (ragmetrics.reports), which never imports
+    # this package (a Comparison is only an annotation there): each method below imports
+    # its renderer when called, as pandas' DataFrame.to_html does, so the dependency runs
+    # one way, comparison -> reports, and `import ragmetrics.comparison` loads no
+    # renderer (nor matplotlib).
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def to_text(self) -> str:
+        """The comparison as plain text, for a terminal: what ``print(comparison)`` shows.
+
+        Means with their intervals, each system against the baseline, the warnings and
+        the conventions (:func:`ragmetrics.reports.to_text`).
+        """
+        from ..reports.text_report import to_text
+
+        return to_text(self)
+
+    def to_markdown(self, *, title: str = "Retrieval evaluation") -> str:
+        """The full report as Markdown: warnings, means, each system against the baseline,
+        drill-downs and the convention card (:func:`ragmetrics.reports.to_markdown`).
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> result = ragmetrics.compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"],
+        ...                             n_resamples=50)
+        >>> result.to_markdown(title="BM25").splitlines()[0]
+        '# BM25'
+        """
+        from ..reports.markdown_report import to_markdown
+
+        return to_markdown(self, title=title)
+
+    def to_html(self, *, title: str = "Retrieval evaluation", figures: bool = True) -> str:
+        """The full report as one self-contained HTML page: figures inline, no script, no
+        external URL (:func:`ragmetrics.reports.to_html`). Drawing the figures imports
+        matplotlib; ``figures=False`` leaves them out.
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> result = ragmetrics.compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"],
+        ...                             n_resamples=50)
+        >>> page = result.to_html(figures=False)
+        >>> page.startswith("<!DOCTYPE html>"), "<script" in page
+        (True, False)
+        """
+        from ..reports.html_report import to_html
+
+        return to_html(self, title=title, figures=figures)
+
+    def _check_metric(self, metric) -> str:
+        if metric not in self.metrics:
+            raise InputValueError(
+                f"metric {metric!r} is not in this comparison; it has {list(self.metrics)}"
+            )
+        return metric
+
+    def _check_system(self, system, name: str = "system") -> str:
+        if system not in self.systems:
+            raise InputValueError(
+                f"{name} {system!r} is not in this comparison; it has {list(self.systems)}"
+            )
+        return system
+
+    def queries_that_differ_most(self, metric: str, n: int = 10, *, system: str | None = None):
+        """The queries where ``system`` and the baseline differ most on ``metric``.
+
+        The first place to look when a mean moves: is it a few queries or all of them?
+
+        Parameters
+        ----------
+        metric : str
+            One of :attr:`metrics`.
+        n : int, default 10
+        system : str, optional
+            The system compared with the baseline; by default the first other system.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index ``query_id``; columns: the baseline's value, the system's value and
+            ``difference`` (system minus baseline); sorted by the size of the difference,
+            largest first (ties in query order).
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}
+        >>> old = {"q1": ["a"], "q2": ["x", "b"], "q3": ["x", "y", "c"]}
+        >>> new = {"q1": ["a"], "q2": ["b"], "q3": ["c"]}
+        >>> result = ragmetrics.compare({"old": old, "new": new}, qrels, ["mrr"], n_resamples=100)
+        >>> result.queries_that_differ_most("mrr", n=2)  # doctest: +NORMALIZE_WHITESPACE
+                       old  new  difference
+        query_id
+        q3        0.333333  1.0    0.666667
+        q2        0.500000  1.0    0.500000
+        """
+        metric = self._check_metric(metric)
+        n = check_positive_int(n, "n")
+        if system is None:
+            if len(self.systems) < 2:
+                raise InputValueError(
+                    "queries_that_differ_most needs two systems; this comparison has one"
+                )
+            system = self.systems[1]
+        system = self._check_system(system)
+        if system == self.baseline:
+            raise InputValueError(f"system {system!r} is the baseline; name another system")
+        frame = pd.DataFrame(
+            {
+                self.baseline: self.per_query[self.baseline][metric],
+                system: self.per_query[system][metric],
+            }
+        )
+        frame["difference"] = frame[system] - frame[self.baseline]
+        frame = frame.dropna()
+        order = np.argsort(-frame["difference"].abs().to_numpy(), kind="stable")
+        return frame.iloc[order[:n]]
+
+    def power(self, *, target: float = 0.02, power: float = DEFAULT_POWER,
+              alpha: float | None = None):
+        """How large a difference these queries could detect, and how many a ``target`` needs.
+
+        From the spread of each system's paired differences with the baseline
+        (:mod:`ragmetrics.stats.power`): the minimum detectable effect at the queries
+        compared, and the queries needed to find a true difference of ``target`` (in the
+        metric's units: 0.02 is two points) with probability ``power``, by the two-sided
+        paired test at ``alpha``.
+
+        Parameters
+        ----------
+        target : float, default 0.02
+        power : float, default 0.8
+        alpha : float, optional
+            By default the comparison's ``alpha``, per claim: before the correction over
+            the claims (pass ``alpha / m`` for the strictest step of Holm's).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index (``metric``, ``system``); columns ``n_queries``, ``difference``,
+            ``sd_difference``, ``mde``, ``target``, ``queries_needed``, ``alpha``, ``power``.
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {f"q{i}": {"gold"} for i in range(40)}
+        >>> old = {f"q{i}": ["junk", "gold"] for i in range(40)}
+        >>> new = {f"q{i}": ["gold"] if i % 3 else ["x", "y", "gold"] for i in range(40)}
+        >>> result = ragmetrics.compare({"old": old, "new": new}, qrels, ["mrr"], n_resamples=200)
+        >>> table = result.power(target=0.05)
+        >>> table[["n_queries", "sd_difference", "mde", "queries_needed"]].round(4)
+        ...  # doctest: +NORMALIZE_WHITESPACE
+                       n_queries  sd_difference     mde  queries_needed
+        metric system
+        mrr    new            40          0.322  0.1463             328
+
+        (26 queries gain 0.5, 14 lose 1/6: a spread of 0.322, so these 40 queries see
+        0.15 or more, and 0.05 needs 328.)
+        """
+        alpha = self.alpha if alpha is None else check_alpha(alpha)
+        return power_table(self.per_query, self.systems, self.metrics, target=target,
+                           alpha=alpha, power=power)
+
+    def worst_queries(self, system: str, metric: str, n: int = 10):
+        """The ``n`` queries where ``system`` scores lowest on ``metric``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index ``query_id``; one column per system, ``system`` first, sorted by its
+            value, lowest first (ties in query order).
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {"q1": {"a"}, "q2": {"b"}, "q3": {"c"}}
+        >>> run = {"q1": ["a"], "q2": ["x", "b"], "q3": ["x", "y", "c"]}
+        >>> result = ragmetrics.compare({"bm25": run}, qrels, ["mrr"], n_resamples=100)
+        >>> result.worst_queries("bm25", "mrr", n=2)  # doctest: +NORMALIZE_WHITESPACE
+                      bm25
+        query_id
+        q3        0.333333
+        q2        0.500000
+        """
+        system = self._check_system(system)
+        metric = self._check_metric(metric)
+        n = check_positive_int(n, "n")
+        names = [system] + [s for s in self.systems if s != system]
+        frame = pd.DataFrame({s: self.per_query[s][metric] for s in names})
+        frame = frame[frame[system].notna()]
+        order = np.argsort(frame[system].to_numpy(), kind="stable")
+        return frame.iloc[order[:n]]

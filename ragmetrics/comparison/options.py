@@ -1,0 +1,172 @@
+"""Step 1 of :func:`~ragmetrics.comparison.compare`: every option checked once, at the boundary.
+
+:func:`comparison_options` reads the call's arguments into one
+:class:`ComparisonOptions`: the systems in order (the baseline first), the metrics
+parsed, the evidence part of the call (:func:`ragmetrics.spans.judging.span_comparison`),
+the conventions settled under the preset, and the levels, resamples, seed, correction,
+progress and jobs checked. An error names the argument and its bad value before any run
+is scored; the steps after it trust what it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..conventions import Conventions
+from ..errors import InputTypeError, InputValueError
+from ..metrics.registry import MetricSpec
+from ..presets import settle_conventions
+from ..spans.judging import SpanComparison, span_comparison
+from ..spans.names import SpanMetricSpec, default_span_metrics, parse_metric_names
+from ..stats.arguments import (
+    check_alpha,
+    check_confidence,
+    check_positive_int,
+    check_progress,
+    check_seed,
+)
+from ..stats.corrections import check_correction
+from ..stats.verdicts import MAX_RESAMPLES_FACTOR
+
+__all__ = ["DEFAULT_CUTOFFS", "ComparisonOptions", "check_systems", "chosen_metrics",
+           "comparison_options", "default_metrics"]
+
+#: The cut-offs of the default metrics.
+DEFAULT_CUTOFFS = (5, 10, 20)
+
+
+def default_metrics(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
+    """The four metric families of the article, each at every cut-off (MRR has none).
+
+    Examples
+    --------
+    >>> default_metrics((5, 10))
+    ['recall@5', 'recall@10', 'precision@5', 'precision@10', 'mrr', 'ndcg@5', 'ndcg@10']
+    """
+    if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Sequence) or not cutoffs:
+        raise InputTypeError(f"cutoffs must be a non-empty sequence of ints, got {cutoffs!r}")
+    ks = [check_positive_int(k, "each cut-off") for k in cutoffs]
+    if len(set(ks)) != len(ks):
+        raise InputValueError(f"cutoffs repeat a value: {list(cutoffs)!r}")
+    return (
+        [f"recall@{k}" for k in ks]
+        + [f"precision@{k}" for k in ks]
+        + ["mrr"]
+        + [f"ndcg@{k}" for k in ks]
+    )
+
+
+def check_systems(systems, baseline: str | None = None) -> dict:
+    """``{name: run}`` as a dict, ``baseline`` first (by default the first system).
+
+    Examples
+    --------
+    >>> list(check_systems({"bm25": {}, "dense": {}}, baseline="dense"))
+    ['dense', 'bm25']
+    """
+    if not isinstance(systems, Mapping):
+        raise InputTypeError(
+            "systems must be a mapping {name: run}, e.g. {'bm25': run_a, 'dense': run_b}; "
+            f"got {type(systems).__name__}"
+        )
+    if not systems:
+        raise InputValueError("systems is empty: give at least one {name: run}")
+    for name in systems:
+        if not isinstance(name, str) or not name.strip():
+            raise InputTypeError(f"each system name must be a non-empty str, got {name!r}")
+    names = list(systems)
+    if baseline is None:
+        baseline = names[0]
+    elif baseline not in systems:
+        raise InputValueError(f"baseline {baseline!r} is not one of the systems {names}")
+    return {name: systems[name] for name in [baseline, *(s for s in names if s != baseline)]}
+
+
+def chosen_metrics(metrics, spans: SpanComparison | None) -> list[str]:
+    """The metric names asked for, or the default ones: :func:`default_metrics`, or with
+    evidence spans :func:`ragmetrics.spans.names.default_span_metrics`."""
+    if metrics is None:
+        return default_metrics() if spans is None else default_span_metrics()
+    return [metrics] if isinstance(metrics, str) else list(metrics)
+
+
+@dataclass(frozen=True)
+class ComparisonOptions:
+    """The options of one :func:`~ragmetrics.comparison.compare` call, checked.
+
+    ``systems`` holds the runs in order, the baseline first; ``metrics`` the names as
+    asked and ``specs`` each parsed (its bounds, and whether higher is better); ``spans``
+    the evidence part of the call, or None for qrels of chunk ids. The rest are the
+    arguments of :func:`~ragmetrics.comparison.compare`, checked.
+    """
+
+    systems: dict
+    metrics: tuple[str, ...]
+    specs: tuple[MetricSpec | SpanMetricSpec, ...]
+    spans: SpanComparison | None
+    conventions: Conventions
+    preset: str | None
+    alpha: float
+    confidence: float
+    n_resamples: int
+    max_resamples: int
+    seed: int
+    correction: str
+    progress: Callable[[int, int], object] | None
+    jobs: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The systems' names, the baseline first."""
+        return tuple(self.systems)
+
+    @property
+    def baseline(self) -> str:
+        return self.names[0]
+
+
+def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, baseline,
+                       alpha, confidence, n_resamples, max_resamples, seed, correction,
+                       progress, jobs, preset, conventions: Mapping) -> ComparisonOptions:
+    """Check every argument of :func:`~ragmetrics.comparison.compare` (``conventions``: its
+    ``**conventions`` keywords), in the order of its signature.
+
+    Examples
+    --------
+    >>> options = comparison_options(
+    ...     {"old": {"q1": ["a"]}, "new": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"],
+    ...     chunks=None, evidence=None, documents=None, baseline="new", alpha=0.05,
+    ...     confidence=0.95, n_resamples=1000, max_resamples=None, seed=0,
+    ...     correction="holm", progress=None, jobs=1, preset=None, conventions={})
+    >>> options.names, options.max_resamples
+    (('new', 'old'), 32000)
+    """
+    systems = check_systems(systems, baseline)
+    spans = span_comparison(list(systems), qrels, chunks=chunks, evidence=evidence,
+                            documents=documents)
+    names = chosen_metrics(metrics, spans)
+    specs = parse_metric_names(names)
+    alpha, confidence = check_alpha(alpha), check_confidence(confidence)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    if max_resamples is None:
+        max_resamples = MAX_RESAMPLES_FACTOR * n_resamples
+    max_resamples = check_positive_int(max_resamples, "max_resamples")
+    if max_resamples < n_resamples:
+        raise InputValueError(
+            f"max_resamples ({max_resamples}) must be at least n_resamples ({n_resamples})"
+        )
+    seed = check_seed(seed)
+    jobs = check_positive_int(jobs, "jobs")
+    correction = check_correction(correction)
+    if isinstance(progress, bool):  # True: a bar (a widget in a notebook)
+        from ..progress import resampling_callback  # tqdm, imported when a bar is drawn
+
+        progress = resampling_callback(progress)
+    progress = check_progress(progress)
+    return ComparisonOptions(
+        systems=systems, metrics=tuple(names), specs=tuple(specs), spans=spans,
+        conventions=settle_conventions("compare", preset, conventions), preset=preset,
+        alpha=alpha, confidence=confidence, n_resamples=n_resamples,
+        max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
+        jobs=jobs)

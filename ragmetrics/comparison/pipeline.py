@@ -1,0 +1,221 @@
+"""Compare retrieval systems on the same queries: means, intervals, paired tests, verdicts.
+
+:func:`compare` evaluates every system with :func:`ragmetrics.evaluate` on the same
+judged queries, then, for every metric:
+
+- each system's mean with a bootstrap interval (:func:`ragmetrics.stats.bootstrap_interval`:
+  Student's t, widened where the bootstrap means reach further; within the metric's range);
+- each system against the baseline: the mean difference with a paired bootstrap
+  interval, the paired randomization test (with its Monte Carlo error) and the paired
+  t-test, the effect size d_z and the wins/ties/losses, and a p-value corrected for the
+  number of claims (every metric x every pair), from which a verdict follows
+  (:func:`ragmetrics.stats.randomization_verdicts`: a verdict within Monte Carlo error of
+  ``alpha`` is resampled further, or called undecided).
+
+Two levels, kept apart: ``alpha``, the significance level of the verdicts, and
+``confidence``, the level of the intervals. The difference intervals are at the level
+of the correction, so that they agree with the verdicts (see :func:`compare`).
+
+All systems and metrics share one bootstrap pass: one matrix of resampled query counts
+times one matrix of per-query values. The numbers are those of the single-metric
+functions of :mod:`ragmetrics.stats` with the same seed.
+
+The steps, each a module of :mod:`ragmetrics.comparison`, in the order :func:`compare`
+runs them: :mod:`~ragmetrics.comparison.options`, :mod:`~ragmetrics.comparison.systems`,
+:mod:`~ragmetrics.comparison.bootstrap_pass`, :mod:`~ragmetrics.comparison.paired_tests`,
+:mod:`~ragmetrics.comparison.caveats`, and the result,
+:mod:`~ragmetrics.comparison.comparison_result`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Unpack
+
+from ..conventions import ConventionKeywords, accepts_conventions
+from ..stats.corrections import Correction
+from ..stats.verdicts import randomization_verdicts
+from .bootstrap_pass import ResamplingProgress, bootstrap_all, paired_columns, summary_frame
+from .caveats import comparison_warnings
+from .comparison_result import Comparison
+from .options import comparison_options
+from .paired_tests import difference_level, tests_frame
+from .systems import aligned_per_query, evaluate_all
+
+__all__ = ["compare"]
+
+
+@accepts_conventions
+def compare(
+    systems: Mapping,
+    qrels=None,
+    metrics: Sequence[str] | None = None,
+    *,
+    chunks=None,
+    evidence=None,
+    documents=None,
+    baseline: str | None = None,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    n_resamples: int = 10_000,
+    max_resamples: int | None = None,
+    seed: int = 0,
+    correction: Correction = "holm",
+    progress: bool | Callable[[int, int], object] | None = None,
+    jobs: int = 1,
+    preset: str | None = None,
+    **conventions: Unpack[ConventionKeywords],
+) -> Comparison:
+    """Compare systems on the same queries, with intervals, paired tests and verdicts.
+
+    Parameters
+    ----------
+    systems : mapping of str to run
+        ``{name: run}``, each run in any shape :func:`ragmetrics.evaluate` accepts.
+        One system gives means and intervals only.
+    qrels : DataFrame, mapping or SpanJudgments
+        The judgments, as in :func:`ragmetrics.evaluate`. Every judged query is compared;
+        a query missing from a run scores 0 there (``missing_from_run="zero"``).
+    metrics : sequence of str, optional
+        Default: :func:`~ragmetrics.comparison.default_metrics`, recall, precision and
+        nDCG at 5, 10 and 20, and MRR; with evidence, span recall, precision and IoU at 5,
+        10 and 20 (:func:`ragmetrics.spans.names.default_span_metrics`). A single family
+        (e.g. only nDCG) adds the article's "common mistake" note to the warnings.
+    chunks : chunking or mapping of str to chunking, optional
+        With evidence spans: the chunking the runs retrieve from, one for all systems or
+        ``{system: chunking}`` when each has its own (a comparison of chunkings).
+    evidence, documents : optional
+        Evidence spans instead of ``qrels`` (``qrels=SpanJudgments(evidence,
+        documents=documents)``): every system is scored on the evidence's queries, the
+        span metrics on the text it retrieved, the id-based ones with its chunks judged
+        by the rule (:mod:`ragmetrics.spans.judging`).
+    baseline : str, optional
+        The system the others are tested against; by default the first.
+    alpha : float, default 0.05
+        The significance level of the verdicts: a claim is significant when its
+        corrected randomization p-value is below ``alpha``.
+    confidence : float, default 0.95
+        The level of the intervals. Each system's mean interval is at ``confidence``.
+        The difference intervals sit beside corrected verdicts, so they are at the level
+        of the correction over the ``m`` claims: ``1 - (1 - confidence) / m`` each for
+        ``"holm"`` (Bonferroni: all ``m`` intervals together cover with probability
+        ``confidence``), ``1 - R (1 - confidence) / m`` for ``"bh"`` with ``R`` claims
+        found significant (at least 1; Benjamini & Yekutieli's false coverage rate,
+        JASA 2005), ``confidence`` for ``"none"``. With ``alpha = 1 - confidence`` an
+        interval then excludes 0 where its verdict is significant, but for the rows where
+        the two procedures differ near the threshold (those are named in the warnings).
+    n_resamples : int, default 10_000
+        Bootstrap resamples, and sign patterns of the randomization test (which is exact,
+        all ``2**n`` patterns, up to :data:`ragmetrics.stats.EXACT_MAX_QUERIES` queries).
+    max_resamples : int, optional
+        The most sign patterns a claim within Monte Carlo error of ``alpha`` may get
+        (:func:`ragmetrics.stats.randomization_verdicts`); default
+        :data:`ragmetrics.stats.MAX_RESAMPLES_FACTOR` (32) x ``n_resamples``.
+        Pass ``n_resamples`` to turn the extra resampling off.
+    seed : int, default 0
+    correction : {"holm", "bh", "none"}, default "holm"
+        See :data:`ragmetrics.stats.CORRECTIONS`; applied to the randomization p-values of
+        all rows of ``.tests``.
+    progress : bool or callable(done, total), optional
+        ``True``: a progress bar of the resampling (by ``tqdm.auto``: a widget in a
+        notebook, text on standard error elsewhere). A callable is called as resampling
+        advances; ``done`` reaches ``total`` at the end. ``total`` counts resamples over
+        every pass (the bootstrap, then the randomization test), so it is a multiple of
+        ``n_resamples``; it grows when an undecided claim is resampled further.
+    jobs : int, default 1
+        How many systems are evaluated at once, each in a worker process
+        (:mod:`ragmetrics.evaluation.in_parallel`: from a fork server, on Linux and
+        macOS; on Windows one after the other). Each system (and the judgments) must
+        pickle. The values are the same for any ``jobs``; with many systems (a hundred
+        TREC runs) ``jobs`` equal to the cores divides the time of evaluating them by up
+        to the cores (``ragmetrics evaluate --jobs``). The resampling stays here.
+{conventions}
+        The conventions of :func:`ragmetrics.evaluate` (:mod:`ragmetrics.conventions`), the
+        same for every system. Under a ``"skip"`` policy, each statistic uses the queries
+        where its values exist.
+    preset : str, optional
+        Another tool's rules (``"trec_eval"``, ``"trec_eval_no_c"``, ``"beir"``,
+        ``"msmarco"``, ``"ir_measures"``, ``"spark"``), as in :func:`ragmetrics.evaluate`;
+        named on the report's convention card.
+
+    Returns
+    -------
+    Comparison
+        ``.summary``, ``.tests``, ``.per_query``, ``.warnings``, ``.conventions``, and the
+        drill-downs ``.queries_that_differ_most(metric)`` and ``.worst_queries(system,
+        metric)``.
+
+    Examples
+    --------
+    Two systems, 30 queries with one relevant doc each; the new one finds it at rank 1
+    on 20 queries where the old one had it at rank 2:
+
+    >>> qrels = {f"q{i}": {"gold"} for i in range(30)}
+    >>> old = {f"q{i}": ["junk", "gold"] for i in range(30)}
+    >>> new = {f"q{i}": ["gold"] if i < 20 else ["junk", "gold"] for i in range(30)}
+    >>> result = compare({"old": old, "new": new}, qrels, ["mrr", "recall@1"])
+    >>> result.summary["mean"].round(4)
+    metric    system
+    mrr       old       0.5000
+              new       0.8333
+    recall@1  old       0.0000
+              new       0.6667
+    Name: mean, dtype: float64
+    >>> tests = result.tests[["difference", "low", "p_adjusted", "verdict"]]
+    >>> tests.round(4)  # doctest: +NORMALIZE_WHITESPACE
+                     difference     low  p_adjusted     verdict
+    metric   system
+    mrr      new         0.3333  0.2299      0.0004  new better
+    recall@1 new         0.6667  0.4597      0.0004  new better
+    >>> result.difference_confidence        # 2 claims under Holm: 1 - 0.05 / 2 each
+    0.975
+
+    The old system scores the same on every query (MRR 0.5, recall@1 0): its intervals
+    have no width, and the warnings say what that means:
+
+    >>> for warning in result.warnings:  # doctest: +NORMALIZE_WHITESPACE
+    ...     print(warning)
+    no spread: every query has the same value on mrr (old), recall@1 (old), so their
+    intervals have no width (resampling these queries cannot move the mean) and say
+    nothing about queries unlike these
+    """
+    options = comparison_options(
+        systems, qrels, metrics, chunks=chunks, evidence=evidence, documents=documents,
+        baseline=baseline, alpha=alpha, confidence=confidence, n_resamples=n_resamples,
+        max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
+        jobs=jobs, preset=preset, conventions=conventions)
+    names, metrics = options.names, options.metrics
+    evaluations, notes = evaluate_all(options.systems, qrels, list(metrics), options.spans,
+                                      options.conventions, preset, options.jobs)
+    per_query = aligned_per_query(evaluations)
+
+    columns = paired_columns(per_query, names, metrics, options.specs)
+    tracker = ResamplingProgress(options.progress, options.n_resamples)
+    value_means, difference_means = bootstrap_all(columns, options.n_resamples,
+                                                  options.seed, tracker)
+    summary = summary_frame(names, metrics, columns.values, value_means, options.confidence,
+                            columns.value_bounds)
+    decisions = randomization_verdicts(
+        columns.differences, alpha=options.alpha, correction=options.correction,
+        n_resamples=options.n_resamples, max_resamples=options.max_resamples,
+        seed=options.seed, progress=tracker.rest(),
+    )
+    level = difference_level(decisions, options.confidence, options.correction)
+    tests = tests_frame(names, metrics, options.specs, per_query, columns.differences,
+                        difference_means, decisions, level, columns.difference_bounds)
+    found = comparison_warnings(columns.values, options.specs, notes, summary, tests,
+                                decisions, confidence=options.confidence, level=level)
+    spans = options.spans
+    return Comparison(
+        summary=summary, tests=tests, per_query=per_query, warnings=found,
+        conventions=options.conventions, systems=names, baseline=options.baseline,
+        metrics=metrics, confidence=options.confidence, n_resamples=options.n_resamples,
+        seed=options.seed, correction=options.correction, alpha=options.alpha,
+        difference_confidence=level, max_resamples=options.max_resamples,
+        interval_method="expanded_t", evaluations=evaluations,
+        # Rankings of chunk ids judged by evidence spans are not shown rank by rank (yet).
+        runs=dict(systems) if spans is None else None,  # as given, in their order
+        qrels=qrels if spans is None else None,
+        spans=None if spans is None else spans.card(),
+        preset=preset,
+    )
