@@ -18,6 +18,11 @@ per family of kernels:
 - :mod:`.set_measures`: the ranking read as a set (trec_eval's counts and ``set_*``);
 - :mod:`.judged_query`: what they all do first (:func:`~.judged_query.judge_query`).
 
+Each function's References name the paper that defined the measure and, for trec_eval's
+measures, the source file of trec_eval 10.0 that computes it (``m_recall.c``, ...: NIST's
+https://github.com/usnistgov/trec_eval, commit f425365, the version the conformance
+tests run against), with the description trec_eval gives of it.
+
 Names, said out loud because the field uses them loosely:
 
 - **Recall@k** is the *fraction* of the relevant docs found in the top k.

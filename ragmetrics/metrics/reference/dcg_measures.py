@@ -60,7 +60,8 @@ def dcg_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     (:math:`\log_2 2 = 1`); rank 2 is divided by :math:`\log_2 3 \approx 1.585`.
     Negative grades add no gain. DCG has no upper bound: it grows with the number and
     the grades of the relevant docs, so only its normalized form (:func:`ndcg_at_k`)
-    compares across queries.
+    compares across queries. DCG is Järvelin and Kekäläinen's [1]_, the exponential gain
+    Burges et al.'s [2]_, and the linear one trec_eval's [3]_.
 
     Parameters
     ----------
@@ -124,7 +125,8 @@ def ndcg_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     The ideal DCG (:func:`ideal_dcg_at_k`) ranks *every judged relevant doc*, retrieved
     or not, by gain, best first: a relevant doc the retriever never returned still raises
     the bar. (Computing the ideal from the retrieved list alone, as some code does,
-    overstates nDCG.) When the ideal DCG is 0 (no judged doc has a gain) nDCG is 0.
+    overstates nDCG.) When the ideal DCG is 0 (no judged doc has a gain) nDCG is 0. The
+    measure is Järvelin and Kekäläinen's [1]_, with trec_eval's linear gains [2]_.
 
     Parameters
     ----------
@@ -198,7 +200,7 @@ def ideal_dcg_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     .. math:: \mathrm{IDCG@}k = \sum_{i=1}^{\min(k, |J|)} \frac{g_{(i)}}{\log_2(i + 1)}
 
     with :math:`g_{(1)} \ge g_{(2)} \ge \dots` the positive gains of the judged docs
-    :math:`J`, best first, retrieved or not: it depends on the judgments only.
+    :math:`J`, best first, retrieved or not: it depends on the judgments only [1]_.
 
     Parameters
     ----------

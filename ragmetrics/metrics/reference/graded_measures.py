@@ -38,7 +38,7 @@ def err_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     with :math:`g_i` the grade at rank :math:`i` (0 if unjudged or below 0). A good doc
     high up makes the docs below it matter less: unlike DCG, ERR discounts a doc by the
-    docs above it.
+    docs above it [1]_.
 
     Parameters
     ----------
@@ -146,8 +146,9 @@ def rbp(retrieved: Iterable, relevant: Any, k: int | None = None, *, p: float = 
 
     Gains are put on [0, 1] as trec_eval puts them: when the query's scale (its grades'
     gains, 0 and a gain map's gains) passes 1, or goes below 0, a gain :math:`g`
-    becomes :math:`(g - \min) / (\max - \min)`. RBP never needs an ideal ranking, and the docs
-    below a cut-off can only add to it: :func:`rbp_residual` says how much.
+    becomes :math:`(g - \min) / (\max - \min)` [2]_. RBP never needs an ideal ranking
+    [1]_, and the docs below a cut-off can only add to it: :func:`rbp_residual` says how
+    much.
 
     Parameters
     ----------
@@ -230,7 +231,7 @@ def ndcg_rel(retrieved: Iterable, relevant: Any, *, gains=(), gain: GainRule = "
 
     over the ranks :math:`i` of the retrieved docs with a positive gain (:math:`F` of
     them), :math:`L` the judged docs with a positive gain: each one not retrieved counts
-    the DCG of the whole ranking over the whole ideal DCG.
+    the DCG of the whole ranking over the whole ideal DCG [1]_.
 
     Parameters
     ----------
@@ -279,7 +280,7 @@ def rndcg(retrieved: Iterable, relevant: Any, *, gains=(), gain: GainRule = "lin
               \frac{\mathrm{DCG@}b}{\mathrm{IDCG@}b}
 
     and, when the ranking runs on past rank :math:`L + 1`, one more point: the DCG of
-    the whole ranking over the whole ideal DCG (trec_eval's rule).
+    the whole ranking over the whole ideal DCG (trec_eval's rule [1]_).
 
     Parameters
     ----------
@@ -334,7 +335,8 @@ def g_measure(retrieved: Iterable, relevant: Any, *, gains=(), gain: GainRule = 
 
     with :math:`S_i = \sum_{j \le i} g_j` the gain collected down to rank :math:`i` and
     :math:`C_i = \sum_{j \le i} \max(g^*_j, 1)` the ideal's (:math:`g^*_j` the ideal
-    ranking's gain at rank :math:`j`, 0 past its end: every rank costs at least 1).
+    ranking's gain at rank :math:`j`, 0 past its end: every rank costs at least 1), as
+    trec_eval computes it [1]_.
 
     Parameters
     ----------
@@ -391,7 +393,8 @@ def bing(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
               \frac{1}{\log_2(2 + m_i)}
 
     with :math:`m_i` the non-relevant docs above :math:`i`: 1 for relevant docs at the top,
-    whatever their number.
+    whatever their number. It is trec_eval's G [1]_ with a gain of 1 for every relevant
+    doc.
 
     Parameters
     ----------

@@ -31,7 +31,8 @@ def iprec_at_recall(retrieved: Iterable, relevant: Any, x: float, *,
 
     where :math:`r_j` is the rank of the :math:`j`-th relevant doc retrieved; 0 if fewer
     than :math:`c` relevant docs were retrieved. :math:`xR` is rounded half away from 0,
-    as trec_eval 10 does (trec_eval 9 and pytrec_eval: :math:`\lfloor xR + 0.9 \rfloor`).
+    as trec_eval 10 does [1]_ (trec_eval 9 and pytrec_eval: :math:`\lfloor xR + 0.9
+    \rfloor`). The interpolation is the textbooks' [2]_.
 
     Parameters
     ----------
@@ -88,7 +89,7 @@ def eleven_point_average(retrieved: Iterable, relevant: Any, *,
     .. math:: \frac{1}{11} \sum_{x \in \{0, 0.1, \ldots, 1\}} \mathrm{iprec}(x)
 
     A summary of the whole interpolated precision-recall curve (:func:`iprec_at_recall`),
-    as AP summarizes the uninterpolated one.
+    as AP summarizes the uninterpolated one: trec_eval's [1]_, and the textbooks' [2]_.
 
     Parameters
     ----------

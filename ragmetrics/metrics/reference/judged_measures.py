@@ -35,7 +35,8 @@ def bpref(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
     where :math:`n_i` counts the judged non-relevant docs ranked above :math:`i` and
     :math:`N` all judged non-relevant docs of the query. Unjudged docs are skipped: bpref
-    does not take "not judged" for "not relevant".
+    does not take "not judged" for "not relevant" [1]_. This is trec_eval's main bpref
+    [2]_.
 
     Parameters
     ----------
@@ -100,7 +101,8 @@ def infap(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
               \frac{\rho + \varepsilon}{\rho + \nu + 2\varepsilon}, \qquad
               \varepsilon = 10^{-5}
 
-    (1 at rank 1); infAP is their sum over R.
+    (1 at rank 1); infAP is their sum over R. The estimate is Yilmaz and Aslam's [1]_,
+    the arithmetic trec_eval's [2]_.
 
     Parameters
     ----------
@@ -163,7 +165,8 @@ def judged_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     .. math:: \mathrm{Judged@}k = \frac{|\{\text{judged docs in the top } k\}|}{k}
 
     A low Judged@k says the other metrics know little about these docs: a system that
-    retrieves good docs nobody judged looks bad on all of them (ir_measures' Judged@k).
+    retrieves good docs nobody judged looks bad on all of them (ir_measures' Judged@k
+    [1]_).
     An empty slot is not judged. It does not depend on relevance, so a golden set with no
     relevant doc is scored as any other under ``empty_relevant="zero"`` (as nDCG is).
 
@@ -209,7 +212,7 @@ def unjudged_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
                   relevance_level: float = 1, empty_relevant: AnswerlessRule = "zero",
                   duplicates: DuplicateRule = "error") -> float:
     r"""The share of the top ``k`` slots that hold an unjudged doc: not judged, or judged
-    below 0 (trec_eval's ``unj``; an empty slot counts as judged).
+    below 0 (trec_eval's ``unj`` [1]_; an empty slot counts as judged).
 
     .. math:: \mathrm{unj@}k = \frac{|\{\text{unjudged docs in the top } k\}|}{k}
 
@@ -250,7 +253,7 @@ def num_nonrel_judged_ret(retrieved: Iterable, relevant: Any, *, relevance_level
                           duplicates: DuplicateRule = "error") -> float:
     """How many retrieved docs are judged non-relevant: a grade from 0 up to, not
     including, ``relevance_level`` (trec_eval's ``num_nonrel_judged_ret``). An unjudged
-    doc, or one judged below 0, is not counted.
+    doc, or one judged below 0, is not counted [1]_.
 
     Parameters
     ----------
@@ -293,8 +296,8 @@ def rbp_residual(retrieved: Iterable, relevant: Any, *, p: float = 0.9,
     .. math:: (1 - p) \sum_{\text{unjudged } i} p^{i-1} + p^{n}
 
     with :math:`n` docs retrieved; unjudged means not judged, or judged below 0.
-    trec_eval reports 0 when no retrieved doc is unjudged (leaving out :math:`p^n`), and
-    so does this.
+    trec_eval reports 0 when no retrieved doc is unjudged (leaving out :math:`p^n`) [2]_,
+    and so does this. Moffat and Zobel call it RBP's residual [1]_.
 
     Parameters
     ----------
@@ -341,6 +344,9 @@ def relstring(retrieved: Iterable, relevant: Any, length: int = 10, *,
     """trec_eval's ``relstring``: the judgments of the top ``length`` docs, a character
     each: the grade (0-9, ``>`` above 9), ``-`` for a doc not judged, ``.`` for one
     judged below 0 (``?`` for a grade that is not a whole number).
+
+    A look at what the judgments say of the top of a ranking, as trec_eval prints it
+    [1]_.
 
     Parameters
     ----------

@@ -35,7 +35,8 @@ def recall_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     Recall answers "did we find it?". It counts every relevant doc, judged retrieved or
     not, in the denominator, so a query with 50 relevant docs cannot reach 1 at ``k=10``.
     It is not the *hit rate* (:func:`hit_rate_at_k`), which asks only whether at least one
-    relevant doc made the top ``k``.
+    relevant doc made the top ``k``. It is trec_eval's ``recall_k`` [1]_ and the
+    textbooks' recall [2]_ of the top ``k``.
 
     Parameters
     ----------
@@ -85,7 +86,8 @@ def precision_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     Precision answers "how much of what we hand the model is noise?". The denominator is
     always ``k``, also when fewer than ``k`` docs were retrieved (trec_eval's rule): an
-    empty slot is a wasted slot, so returning less cannot raise precision.
+    empty slot is a wasted slot, so returning less cannot raise precision. trec_eval's
+    ``P_k`` [1]_ is this, and the textbooks' precision [2]_ with ``k=None``.
 
     Parameters
     ----------
@@ -137,7 +139,8 @@ def hit_rate_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     .. math:: \mathrm{HitRate@}k = \mathbb{1}\left[\,|\{\text{relevant docs in the top }
               k\}| > 0\,\right]
 
-    Also called *success@k* (trec_eval) and, confusingly, "recall" in some RAG write-ups.
+    Also called *success@k* (trec_eval [1]_) and, confusingly, "recall" in some RAG
+    write-ups.
     Averaged over queries it is the share of queries with at least one useful chunk.
 
     Parameters
@@ -184,7 +187,8 @@ def reciprocal_rank(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     where :math:`\mathrm{rank}_1` is the 1-based rank of the first relevant doc. It sees
     only that first hit: a second relevant doc, anywhere, changes nothing. Its mean over
-    queries is MRR (:func:`mrr`).
+    queries is MRR (:func:`mrr`), TREC's measure of question answering [2]_; trec_eval's
+    ``recip_rank`` [1]_ searches the whole ranking.
 
     Parameters
     ----------
@@ -235,13 +239,14 @@ def mrr(pairs: Iterable[tuple[Iterable, Any]], k: int | None = None, *,
     .. math:: \mathrm{MRR@}k = \frac{1}{|Q|} \sum_{q \in Q} \mathrm{RR@}k(q)
 
     The mean of :func:`reciprocal_rank` over the queries ``Q`` (a whole set of them at
-    once: :func:`ragmetrics.evaluate` with ``"mrr"``).
+    once: :func:`ragmetrics.evaluate` with ``"mrr"``), as TREC's question answering
+    track first reported it [1]_.
 
     Parameters
     ----------
-    pairs : iterable of (retrieved, relevant)
-        One pair per query, at least one: its ranking and its golden set, as
-        :func:`reciprocal_rank` reads them.
+    pairs : iterable of pairs
+        One ``(retrieved, relevant)`` pair per query, at least one: its ranking and its
+        golden set, as :func:`reciprocal_rank` reads them.
     k : int or None, default None
         The search depth; None is the whole ranking.
     {relevance_level, empty_relevant(zero=0, article=0), duplicates}
@@ -297,7 +302,8 @@ def average_precision(retrieved: Iterable, relevant: Any, k: int | None = None, 
 
     where :math:`R` is the number of relevant docs and :math:`\mathrm{rel}_i` is 1 if the
     doc at rank ``i`` is relevant. Relevant docs never retrieved (or below ``k``) add 0 but
-    still count in :math:`R`, as in trec_eval's ``map`` and ``map_cut``.
+    still count in :math:`R`, as in trec_eval's ``map`` and ``map_cut`` [1]_ and the
+    textbooks [2]_.
 
     Parameters
     ----------
@@ -346,7 +352,8 @@ def r_precision(retrieved: Iterable, relevant: Any, *, relevance_level: float = 
 
     .. math:: \mathrm{R\text{-}Precision} = \frac{|\{\text{relevant docs in the top } R\}|}{R}
 
-    At the cut-off R, precision and recall are equal, so R-precision needs no ``k``.
+    At the cut-off R, precision and recall are equal, so R-precision needs no ``k``
+    (trec_eval's ``Rprec`` [1]_; the textbooks' [2]_).
 
     Parameters
     ----------
@@ -391,7 +398,7 @@ def relative_precision_at_k(retrieved: Iterable, relevant: Any, k: int | None = 
     .. math:: \mathrm{RelP@}k = \frac{|\{\text{relevant docs in the top } k\}|}{\min(k, R)}
 
     Precision@k cannot reach 1 for a query with fewer than ``k`` relevant docs; relative
-    precision can (trec_eval's ``relative_P``).
+    precision can (trec_eval's ``relative_P`` [1]_).
 
     Parameters
     ----------
@@ -432,7 +439,8 @@ def rprec_mult(retrieved: Iterable, relevant: Any, x: float, *, relevance_level:
 
     .. math:: \mathrm{Rprec}_x = \mathrm{Precision@}c, \qquad c = \lfloor x R + 0.9 \rfloor
 
-    The rank :math:`c` is rounded as trec_eval's ``Rprec_mult`` rounds it (0 if it is 0).
+    The rank :math:`c` is rounded as trec_eval's ``Rprec_mult`` rounds it [1]_ (0 if it is
+    0).
 
     Parameters
     ----------

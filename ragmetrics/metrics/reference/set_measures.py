@@ -29,6 +29,9 @@ def num_q(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
           empty_relevant: AnswerlessRule = "zero", duplicates: DuplicateRule = "error") -> float:
     """trec_eval's ``num_q``: 1 for the query, so that its sum over queries counts them.
 
+    The query counts whether it has a relevant doc or not, as in trec_eval [1]_, unless
+    a policy leaves it out.
+
     Parameters
     ----------
     {retrieved, relevant}
@@ -65,6 +68,9 @@ def num_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
             empty_relevant: AnswerlessRule = "zero", duplicates: DuplicateRule = "error") -> float:
     """How many docs were retrieved, :math:`n` (trec_eval's ``num_ret``).
 
+    Each doc once: a repeated id is an error, or kept once (``duplicates``), where
+    trec_eval refuses a run that repeats one [1]_.
+
     Parameters
     ----------
     {retrieved, relevant}
@@ -99,6 +105,8 @@ def num_rel(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
             empty_relevant: AnswerlessRule = "zero", duplicates: DuplicateRule = "error") -> float:
     """How many relevant docs the query has, retrieved or not, :math:`R` (trec_eval's
     ``num_rel``: judged docs whose grade reaches ``relevance_level``).
+
+    A count of the judgments alone [1]_: the ranking does not change it.
 
     Parameters
     ----------
@@ -136,6 +144,8 @@ def num_rel_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 
                 duplicates: DuplicateRule = "error") -> float:
     """How many relevant docs were retrieved, :math:`h` (trec_eval's ``num_rel_ret``).
 
+    Read over the whole ranking [1]_: its order does not matter.
+
     Parameters
     ----------
     {retrieved, relevant}
@@ -169,6 +179,8 @@ def set_precision(retrieved: Iterable, relevant: Any, *, relevance_level: float 
                   duplicates: DuplicateRule = "error") -> float:
     r"""Precision of the whole retrieved set, :math:`h / n` (trec_eval's ``set_P``): the
     ranking read as a set, so Precision@k with k the ranking's own length.
+
+    As :func:`precision_at_k` with ``k=None``, and trec_eval [1]_.
 
     Parameters
     ----------
@@ -206,6 +218,8 @@ def set_recall(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1
     r"""Recall of the whole retrieved set, :math:`h / R` (trec_eval's ``set_recall``):
     uncut recall.
 
+    What :func:`recall_at_k` gives with ``k=None``; trec_eval's name for it [1]_.
+
     Parameters
     ----------
     {retrieved, relevant}
@@ -241,6 +255,8 @@ def set_relative_precision(retrieved: Iterable, relevant: Any, *, relevance_leve
                            duplicates: DuplicateRule = "error") -> float:
     r"""Relevant docs retrieved over the most a set of that size could hold,
     :math:`h / \min(n, R)` (trec_eval's ``set_relative_P``).
+
+    The set form of :func:`relative_precision_at_k`, with trec_eval's rule [1]_.
 
     Parameters
     ----------
@@ -282,6 +298,8 @@ def set_ap(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
            empty_relevant: AnswerlessRule = "zero", duplicates: DuplicateRule = "error") -> float:
     r"""Set precision times set recall, :math:`h^2 / (n R)` (trec_eval's ``set_map``):
     what average precision would be if every retrieved doc shared one rank.
+
+    It reads the ranking as a set, as trec_eval's other ``set_`` measures do [1]_.
 
     Parameters
     ----------
@@ -325,7 +343,8 @@ def set_f(retrieved: Iterable, relevant: Any, *, beta: float = 1.0,
 
     Note the weight: trec_eval's ``beta`` where the textbook F measure has
     :math:`\beta^2` (so ``set_F.0.25`` is the textbook's :math:`F_{0.5}`); at
-    ``beta = 1`` both are the harmonic mean of P and R.
+    ``beta = 1`` both are the harmonic mean of P and R (van Rijsbergen's F [1]_, as
+    trec_eval weighs it [2]_).
 
     Parameters
     ----------
@@ -373,7 +392,8 @@ def utility(retrieved: Iterable, relevant: Any, *, a: float = 1.0, b: float = -1
 
     .. math:: a\,h + b\,(n - h) + c\,(R - h) + d\,(N - n - R + h)
 
-    The default ``utility(1,-1,0,0)``: relevant retrieved minus non-relevant retrieved.
+    The default ``utility(1,-1,0,0)``: relevant retrieved minus non-relevant retrieved,
+    as in trec_eval [1]_.
 
     Parameters
     ----------
