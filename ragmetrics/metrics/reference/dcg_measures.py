@@ -83,7 +83,7 @@ def dcg_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
        techniques", *ACM Transactions on Information Systems* 20(4), 2002, pp. 422-446.
     .. [2] C. Burges et al., "Learning to rank using gradient descent", in *Proceedings
        of ICML 2005*, pp. 89-96 (the exponential gain).
-    .. [3] trec_eval 10.0, ``m_ndcg.c``: "Discounted Cumulative Gain" (``dcg``).
+    .. [3] trec_eval 10.0, ``m_ndcg.c``: *Discounted Cumulative Gain* (``dcg``).
 
     Examples
     --------
@@ -151,8 +151,8 @@ def ndcg_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
     ----------
     .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR
        techniques", *ACM Transactions on Information Systems* 20(4), 2002, pp. 422-446.
-    .. [2] trec_eval 10.0, ``m_ndcg.c`` and ``m_ndcg_cut.c``: "Normalized Discounted
-       Cumulative Gain" (``ndcg``), "at cutoffs" (``ndcg_cut_k``).
+    .. [2] trec_eval 10.0, ``m_ndcg.c`` and ``m_ndcg_cut.c``: *Normalized Discounted
+       Cumulative Gain* (``ndcg``), *at cutoffs* (``ndcg_cut_k``).
 
     Examples
     --------
@@ -221,7 +221,7 @@ def ideal_dcg_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_ndcg.c``: "Ideal Discounted Cumulative Gain"
+    .. [1] trec_eval 10.0, ``m_ndcg.c``: *Ideal Discounted Cumulative Gain*
        (``ideal_dcg``), the denominator of its ``ndcg``.
 
     Examples

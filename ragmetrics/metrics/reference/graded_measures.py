@@ -172,7 +172,7 @@ def rbp(retrieved: Iterable, relevant: Any, k: int | None = None, *, p: float = 
     ----------
     .. [1] A. Moffat and J. Zobel, "Rank-biased precision for measurement of retrieval
        effectiveness", *ACM Transactions on Information Systems* 27(1), 2008, article 2.
-    .. [2] trec_eval 10.0, ``m_rbp.c``: "Rank-Biased Precision" (``rbp``; a gain map,
+    .. [2] trec_eval 10.0, ``m_rbp.c``: *Rank-Biased Precision* (``rbp``; a gain map,
        ``-m rbp.p=0.8,1=0.5``).
 
     Examples
@@ -245,8 +245,8 @@ def ndcg_rel(retrieved: Iterable, relevant: Any, *, gains=(), gain: GainRule = "
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_ndcg_rel.c``: "Normalized Discounted Cumulative Gain
-       averaged over rel docs" (``ndcg_rel``).
+    .. [1] trec_eval 10.0, ``m_ndcg_rel.c``: *Normalized Discounted Cumulative Gain
+       averaged over rel docs* (``ndcg_rel``).
 
     Examples
     --------
@@ -295,8 +295,8 @@ def rndcg(retrieved: Iterable, relevant: Any, *, gains=(), gain: GainRule = "lin
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_Rndcg.c``: "Normalized Discounted Cumulative Gain at R
-       levels" (``Rndcg``).
+    .. [1] trec_eval 10.0, ``m_Rndcg.c``: *Normalized Discounted Cumulative Gain at R
+       levels* (``Rndcg``).
 
     Examples
     --------
@@ -356,7 +356,7 @@ def g_measure(retrieved: Iterable, relevant: Any, *, gains=(), gain: GainRule = 
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_G.c``: "Normalized Gain" (``G``), an experimental measure
+    .. [1] trec_eval 10.0, ``m_G.c``: *Normalized Gain* (``G``), an experimental measure
        of 2008 that "combines qualities of MAP and NDCG".
 
     Examples
@@ -411,7 +411,7 @@ def bing(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_binG.c``: "Binary G" (``binG``): G with every relevant
+    .. [1] trec_eval 10.0, ``m_binG.c``: *Binary G* (``binG``): G with every relevant
        doc's gain 1.
 
     Examples

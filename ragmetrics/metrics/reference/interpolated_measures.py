@@ -48,8 +48,8 @@ def iprec_at_recall(retrieved: Iterable, relevant: Any, x: float, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_iprec_at_recall.c``: "Interpolated Precision at recall
-       cutoffs" (``iprec_at_recall_x``).
+    .. [1] trec_eval 10.0, ``m_iprec_at_recall.c``: *Interpolated Precision at recall
+       cutoffs* (``iprec_at_recall_x``).
     .. [2] C. D. Manning, P. Raghavan and H. Schütze, *Introduction to Information
        Retrieval*, Cambridge University Press, 2008, section 8.4.
 
@@ -105,8 +105,8 @@ def eleven_point_average(retrieved: Iterable, relevant: Any, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_11pt_avg.c``: "Interpolated Precision averaged over 11
-       recall points" (``11pt_avg``).
+    .. [1] trec_eval 10.0, ``m_11pt_avg.c``: *Interpolated Precision averaged over 11
+       recall points* (``11pt_avg``).
     .. [2] C. D. Manning, P. Raghavan and H. Schütze, *Introduction to Information
        Retrieval*, Cambridge University Press, 2008, section 8.4.
 

@@ -56,7 +56,7 @@ def bpref(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
     ----------
     .. [1] C. Buckley and E. M. Voorhees, "Retrieval evaluation with incomplete
        information", in *Proceedings of SIGIR 2004*, pp. 25-32.
-    .. [2] trec_eval 10.0, ``m_bpref.c``: "Main binary preference measure" (``bpref``).
+    .. [2] trec_eval 10.0, ``m_bpref.c``: *Main binary preference measure* (``bpref``).
 
     Examples
     --------
@@ -121,7 +121,7 @@ def infap(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
     ----------
     .. [1] E. Yilmaz and J. A. Aslam, "Estimating average precision with incomplete and
        imperfect judgments", in *Proceedings of CIKM 2006*, pp. 102-111.
-    .. [2] trec_eval 10.0, ``m_infap.c``: "Inferred AP" (``infAP``).
+    .. [2] trec_eval 10.0, ``m_infap.c``: *Inferred AP* (``infAP``).
 
     Examples
     --------
@@ -230,7 +230,7 @@ def unjudged_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_unjudged.c``: "Unjudged at cutoffs" (``unj_k``; an empty
+    .. [1] trec_eval 10.0, ``m_unjudged.c``: *Unjudged at cutoffs* (``unj_k``; an empty
        slot is judged, and a grade below 0 is not).
 
     Examples
@@ -268,8 +268,8 @@ def num_nonrel_judged_ret(retrieved: Iterable, relevant: Any, *, relevance_level
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_num_nonrel_judged_ret.c``: "Number of non-relevant
-       judged documents retrieved for topic" (``num_nonrel_judged_ret``).
+    .. [1] trec_eval 10.0, ``m_num_nonrel_judged_ret.c``: *Number of non-relevant
+       judged documents retrieved for topic* (``num_nonrel_judged_ret``).
 
     Examples
     --------
@@ -315,7 +315,7 @@ def rbp_residual(retrieved: Iterable, relevant: Any, *, p: float = 0.9,
     ----------
     .. [1] A. Moffat and J. Zobel, "Rank-biased precision for measurement of retrieval
        effectiveness", *ACM Transactions on Information Systems* 27(1), 2008, article 2.
-    .. [2] trec_eval 10.0, ``m_rbp_resid.c``: "Rank-Biased Precision residual"
+    .. [2] trec_eval 10.0, ``m_rbp_resid.c``: *Rank-Biased Precision residual*
        (``rbp_resid``).
 
     Examples
@@ -367,8 +367,8 @@ def relstring(retrieved: Iterable, relevant: Any, length: int = 10, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_relstring.c``: "The relevance values for the first N
-       (default 10) retrieved docs" (``relstring``).
+    .. [1] trec_eval 10.0, ``m_relstring.c``: *The relevance values for the first N
+       (default 10) retrieved docs* (``relstring``).
 
     Examples
     --------

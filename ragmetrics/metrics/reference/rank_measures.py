@@ -53,7 +53,7 @@ def recall_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_recall.c``: "Recall at cutoffs" (``recall_k``).
+    .. [1] trec_eval 10.0, ``m_recall.c``: *Recall at cutoffs* (``recall_k``).
     .. [2] C. D. Manning, P. Raghavan and H. Schütze, *Introduction to Information
        Retrieval*, Cambridge University Press, 2008, section 8.3.
 
@@ -104,7 +104,7 @@ def precision_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_P.c``: "Precision at cutoffs" (``P_k``); ``m_set_P.c``.
+    .. [1] trec_eval 10.0, ``m_P.c``: *Precision at cutoffs* (``P_k``); ``m_set_P.c``.
     .. [2] C. D. Manning, P. Raghavan and H. Schütze, *Introduction to Information
        Retrieval*, Cambridge University Press, 2008, sections 8.3 and 8.4.
 
@@ -157,7 +157,7 @@ def hit_rate_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_success.c``: "Success at cutoffs" (``success_k``), the
+    .. [1] trec_eval 10.0, ``m_success.c``: *Success at cutoffs* (``success_k``), the
        measure under its TREC name.
 
     Examples
@@ -206,8 +206,8 @@ def reciprocal_rank(retrieved: Iterable, relevant: Any, k: int | None = None, *,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_recip_rank.c``: "Reciprocal Rank of the first relevant
-       retrieved doc" (``recip_rank``).
+    .. [1] trec_eval 10.0, ``m_recip_rank.c``: *Reciprocal Rank of the first relevant
+       retrieved doc* (``recip_rank``).
     .. [2] E. M. Voorhees, "The TREC-8 Question Answering Track Report", in *Proceedings
        of TREC-8*, 1999, pp. 77-82.
 
@@ -320,8 +320,8 @@ def average_precision(retrieved: Iterable, relevant: Any, k: int | None = None, 
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_map.c`` and ``m_map_cut.c``: "Mean Average Precision"
-       (``map``), "at cutoffs" (``map_cut_k``).
+    .. [1] trec_eval 10.0, ``m_map.c`` and ``m_map_cut.c``: *Mean Average Precision*
+       (``map``), *at cutoffs* (``map_cut_k``).
     .. [2] C. D. Manning, P. Raghavan and H. Schütze, *Introduction to Information
        Retrieval*, Cambridge University Press, 2008, section 8.4.
 
@@ -369,8 +369,8 @@ def r_precision(retrieved: Iterable, relevant: Any, *, relevance_level: float = 
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_Rprec.c``: "Precision after R documents have been
-       retrieved" (``Rprec``).
+    .. [1] trec_eval 10.0, ``m_Rprec.c``: *Precision after R documents have been
+       retrieved* (``Rprec``).
     .. [2] C. D. Manning, P. Raghavan and H. Schütze, *Introduction to Information
        Retrieval*, Cambridge University Press, 2008, section 8.4.
 
@@ -414,7 +414,7 @@ def relative_precision_at_k(retrieved: Iterable, relevant: Any, k: int | None = 
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_rel_P.c``: "Relative Precision at cutoffs"
+    .. [1] trec_eval 10.0, ``m_rel_P.c``: *Relative Precision at cutoffs*
        (``relative_P_k``).
 
     Examples
@@ -456,8 +456,8 @@ def rprec_mult(retrieved: Iterable, relevant: Any, x: float, *, relevance_level:
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_Rprec_mult.c``: "Precision measured at multiples of R
-       (num_rel)" (``Rprec_mult_x``).
+    .. [1] trec_eval 10.0, ``m_Rprec_mult.c``: *Precision measured at multiples of R
+       (num_rel)* (``Rprec_mult_x``).
 
     Examples
     --------

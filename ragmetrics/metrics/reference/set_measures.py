@@ -48,7 +48,7 @@ def num_q(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_num_q.c``: "Number of topics results averaged over"
+    .. [1] trec_eval 10.0, ``m_num_q.c``: *Number of topics results averaged over*
        (``num_q``).
 
     Examples
@@ -87,7 +87,7 @@ def num_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_num_ret.c``: "Number of documents retrieved for topic"
+    .. [1] trec_eval 10.0, ``m_num_ret.c``: *Number of documents retrieved for topic*
        (``num_ret``).
 
     Examples
@@ -123,7 +123,7 @@ def num_rel(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_num_rel.c``: "Number of relevant documents for topic"
+    .. [1] trec_eval 10.0, ``m_num_rel.c``: *Number of relevant documents for topic*
        (``num_rel``).
 
     Examples
@@ -160,8 +160,8 @@ def num_rel_ret(retrieved: Iterable, relevant: Any, *, relevance_level: float = 
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_num_rel_ret.c``: "Number of relevant documents retrieved
-       for topic" (``num_rel_ret``).
+    .. [1] trec_eval 10.0, ``m_num_rel_ret.c``: *Number of relevant documents retrieved
+       for topic* (``num_rel_ret``).
 
     Examples
     --------
@@ -196,8 +196,8 @@ def set_precision(retrieved: Iterable, relevant: Any, *, relevance_level: float 
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_set_P.c``: "Set Precision: num_relevant_retrieved /
-       num_retrieved" (``set_P``).
+    .. [1] trec_eval 10.0, ``m_set_P.c``: *Set Precision: num_relevant_retrieved /
+       num_retrieved* (``set_P``).
 
     Examples
     --------
@@ -234,8 +234,8 @@ def set_recall(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_set_recall.c``: "Set Recall: num_relevant_retrieved /
-       num_relevant" (``set_recall``).
+    .. [1] trec_eval 10.0, ``m_set_recall.c``: *Set Recall: num_relevant_retrieved /
+       num_relevant* (``set_recall``).
 
     Examples
     --------
@@ -273,8 +273,8 @@ def set_relative_precision(retrieved: Iterable, relevant: Any, *, relevance_leve
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_set_rel_P.c``: "Relative Set Precision: P / (Max possible
-       P for this size set)" (``set_relative_P``).
+    .. [1] trec_eval 10.0, ``m_set_rel_P.c``: *Relative Set Precision: P / (Max possible
+       P for this size set)* (``set_relative_P``).
 
     Examples
     --------
@@ -315,8 +315,8 @@ def set_ap(retrieved: Iterable, relevant: Any, *, relevance_level: float = 1,
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_set_map.c``: "Set map: num_relevant_retrieved**2 /
-       (num_retrieved*num_rel)" (``set_map``).
+    .. [1] trec_eval 10.0, ``m_set_map.c``: *Set map*,
+       ``num_relevant_retrieved**2 / (num_retrieved*num_rel)`` (``set_map``).
 
     Examples
     --------
@@ -362,8 +362,8 @@ def set_f(retrieved: Iterable, relevant: Any, *, beta: float = 1.0,
     ----------
     .. [1] C. J. van Rijsbergen, *Information Retrieval*, 2nd edition, Butterworths,
        1979, chapter 7.
-    .. [2] trec_eval 10.0, ``m_set_F.c``: "Set F measure: weighted harmonic mean of
-       recall and precision" (``set_F``).
+    .. [2] trec_eval 10.0, ``m_set_F.c``: *Set F measure: weighted harmonic mean of
+       recall and precision* (``set_F``).
 
     Examples
     --------
@@ -414,7 +414,7 @@ def utility(retrieved: Iterable, relevant: Any, *, a: float = 1.0, b: float = -1
 
     References
     ----------
-    .. [1] trec_eval 10.0, ``m_utility.c``: "Set utility measure" (``utility``), with
+    .. [1] trec_eval 10.0, ``m_utility.c``: *Set utility measure* (``utility``), with
        trec_eval's ``-m utility.a,b,c,d`` and ``-N``.
 
     Examples
