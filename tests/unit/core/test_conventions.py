@@ -352,16 +352,17 @@ def test_k_beyond_the_list_precision_divides_by_k():
 # Id types
 # ---------------------------------------------------------------------------------------------
 
+def _cut_at_1(name):
+    info = METRICS[name]
+    return lambda ranking, relevant: info.score_one(ranking, relevant, 1)
+
+
+# The article's metrics and DCG by the reference functions of their rows of the metric
+# table (cut at 1 where they take a cut-off), and MRR over one query.
 ALL_PER_QUERY = {
-    "recall_at_k": lambda ranking, relevant: recall_at_k(ranking, relevant, 1),
-    "precision_at_k": lambda ranking, relevant: precision_at_k(ranking, relevant, 1),
-    "hit_rate_at_k": lambda ranking, relevant: hit_rate_at_k(ranking, relevant, 1),
-    "reciprocal_rank": reciprocal_rank,
+    **{name: _cut_at_1(name)
+       for name in ("recall", "precision", "hit_rate", "rr", "dcg", "ndcg", "ap", "r_precision")},
     "mrr": lambda ranking, relevant: mrr([(ranking, relevant)]),
-    "dcg_at_k": lambda ranking, relevant: dcg_at_k(ranking, relevant, 1),
-    "ndcg_at_k": lambda ranking, relevant: ndcg_at_k(ranking, relevant, 1),
-    "average_precision": average_precision,
-    "r_precision": r_precision,
 }
 
 

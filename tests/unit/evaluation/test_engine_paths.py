@@ -23,13 +23,8 @@ from hypothesis import strategies as st
 
 from ragmetrics import (
     RagmetricsWarning,
-    average_precision,
     evaluate,
-    hit_rate_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    recall_at_k,
-    reciprocal_rank,
+    parse_metric,
 )
 from ragmetrics.evaluation import engine, fast_paths, ranking
 from ragmetrics.evaluation.joins import Ids, doc_ids
@@ -350,8 +345,7 @@ def test_random_runs_read_to_the_cut_off_equal_every_row_read(seed, ties, layout
 def per_query_oracle(run: pd.DataFrame, qrels: pd.DataFrame) -> pd.DataFrame:
     """CUT_METRICS per judged query from ragmetrics.metrics, on rankings built here with
     trec_eval's rule (score descending, then doc id descending as strings)."""
-    functions = {"recall": recall_at_k, "precision": precision_at_k, "hit_rate": hit_rate_at_k,
-                 "mrr": reciprocal_rank, "ndcg": ndcg_at_k, "map": average_precision}
+    specs = [parse_metric(name) for name in CUT_METRICS]  # "mrr" is rr, "map" is ap
     rows = {}
     for query, judged in qrels.groupby("query_id", sort=False):
         grades = dict(zip(judged["doc_id"], judged["relevance"].astype(float), strict=True))
@@ -359,8 +353,7 @@ def per_query_oracle(run: pd.DataFrame, qrels: pd.DataFrame) -> pd.DataFrame:
         ranked = sorted(zip(mine["doc_id"], mine["score"], strict=True), key=lambda r: r[0],
                         reverse=True)
         ranking = [doc for doc, _ in sorted(ranked, key=lambda r: -r[1])]
-        rows[query] = [functions[name.split("@")[0]](ranking, grades, int(name.split("@")[1]))
-                       for name in CUT_METRICS]
+        rows[query] = [spec.info.score_one(ranking, grades, spec.k) for spec in specs]
     return pd.DataFrame.from_dict(rows, orient="index", columns=CUT_METRICS)
 
 

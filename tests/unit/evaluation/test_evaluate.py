@@ -25,14 +25,9 @@ from ragmetrics import (
     EmptyRelevantWarning,
     RagmetricsWarning,
     RankOrderWarning,
-    average_precision,
     evaluate,
-    hit_rate_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    r_precision,
+    parse_metric,
     recall_at_k,
-    reciprocal_rank,
 )
 
 # Every metric name, with cut-offs below, at and beyond the length of the random rankings.
@@ -56,9 +51,6 @@ QUERY_POOL = ["q1", "q2", "q3", "q10", "q20"]
 DOC_POOL = [f"d{i}" for i in range(12)]
 SCORES = [0.0, 0.5, 1.0, 2.0]  # few distinct scores, so many ties
 GRADES = [-1, 0, 0, 1, 1, 2, 3]  # -1: "judged harmful"; 0 twice: many judged-irrelevant docs
-
-# A cut-off longer than any ranking or golden set: nDCG over the whole ranking.
-WHOLE_RANKING = 10**6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,29 +80,17 @@ def ranked_docs(rows, grades, ties):
 
 
 def per_query_value(name, ranking, grades, *, gain, relevance_level, empty_relevant, duplicates):
-    """The value of one metric name for one query, from ragmetrics.metrics."""
-    base, _, k_text = name.partition("@")
-    k = int(k_text) if k_text else None
-    common = {
+    """The value of one metric name for one query, from the reference function of its row
+    of the metric table (``"mrr"`` is the row ``rr``, ``"map"`` the row ``ap``)."""
+    spec = parse_metric(name)
+    options = {
         "relevance_level": relevance_level,
         "empty_relevant": empty_relevant,
         "duplicates": duplicates,
     }
-    if base == "recall":
-        return recall_at_k(ranking, grades, k, **common)
-    if base == "precision":
-        return precision_at_k(ranking, grades, k, **common)
-    if base == "hit_rate":
-        return hit_rate_at_k(ranking, grades, k, **common)
-    if base == "mrr":
-        return reciprocal_rank(ranking, grades, k, **common)
-    if base == "ndcg":
-        return ndcg_at_k(ranking, grades, k or WHOLE_RANKING, gain=gain, **common)
-    if base == "map":
-        return average_precision(ranking, grades, k, **common)
-    if base == "r_precision":
-        return r_precision(ranking, grades, **common)
-    raise AssertionError(name)
+    if spec.info.uses_gains:
+        options["gain"] = gain
+    return spec.info.score_one(ranking, grades, spec.k, **options)
 
 
 def oracle(run_rows, qrels, names, *, ties, missing_from_run, **options):

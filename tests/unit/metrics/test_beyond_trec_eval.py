@@ -28,7 +28,8 @@ GRADES = [-1, 0, 1, 1, 2, 3, 4]
 #: reference: those beyond trec_eval, trec_eval's counts and set measures, the ideal DCG
 #: and the geometric means' per-query values (AP and bpref).
 WITH_REFERENCE = ["err", "err@3", "err(max_grade=5)@4", "err(1=0.2,2=0.6,3=0.9,4=1)",
-                  "rbp", "rbp(p=0.5)@5", "rbp(p=0.99)", "rbp_resid", "rbp_resid(p=0.8)",
+                  "rbp", "rbp(p=0.5)@5", "rbp(p=0.99)", "rbp(1=0.5,3=2)", "rbp(2=-1)",
+                  "rbp_resid", "rbp_resid(p=0.8)",
                   "judged@1", "judged@4", "unj@4", "dcg@3", "dcg(base=10)@3", "dcg(base=3)",
                   "ndcg(base=10)@4", "ndcg(1=3,2=9,4=4.5)@3", "ndcg(0=1,1=3)", "bpref", "infap",
                   # trec_eval's counts and set measures, and binG
@@ -53,8 +54,7 @@ def reference_value(name: str, ranking: list, grades: dict, top_grade: float,
     """The reference function's value; ERR's default g_max is the highest grade of all
     queries in evaluate and of the one query in the reference: so it is passed."""
     spec = parse_metric(name)
-    arguments = {key: value for key, value in spec.arguments.items()
-                 if not (spec.info.name == "rbp" and key == "gains")} | conventions
+    arguments = spec.arguments | conventions
     if spec.info.name == "err" and arguments["max_grade"] is None:
         arguments["max_grade"] = top_grade
     if spec.info.cutoff == "none":

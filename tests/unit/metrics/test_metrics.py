@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from ragmetrics import (
+    METRICS,
     average_precision,
     dcg_at_k,
     hit_rate_at_k,
@@ -40,27 +41,30 @@ def mrr_of_one(retrieved, relevant, k=None, **options):
     return mrr([(retrieved, relevant)], k, **options)
 
 
-# Every metric, called the same way: (retrieved, relevant, **options). A cut-off of 3
-# where the metric takes one.
-METRICS_WITH_K3 = {
-    "recall_at_k": lambda ret, rel, **o: recall_at_k(ret, rel, 3, **o),
-    "precision_at_k": lambda ret, rel, **o: precision_at_k(ret, rel, 3, **o),
-    "hit_rate_at_k": lambda ret, rel, **o: hit_rate_at_k(ret, rel, 3, **o),
-    "reciprocal_rank": lambda ret, rel, **o: reciprocal_rank(ret, rel, 3, **o),
-    "mrr": lambda ret, rel, **o: mrr_of_one(ret, rel, 3, **o),
-    "ndcg_at_k": lambda ret, rel, **o: ndcg_at_k(ret, rel, 3, **o),
-    "average_precision": lambda ret, rel, **o: average_precision(ret, rel, 3, **o),
-    "r_precision": lambda ret, rel, **o: r_precision(ret, rel, **o),
-}
-# dcg_at_k has no relevance_level and no empty_relevant: DCG is defined for any golden set.
-ALL_METRICS_WITH_K3 = {
-    **METRICS_WITH_K3,
-    "dcg_at_k": lambda ret, rel, **o: dcg_at_k(ret, rel, 3, **o),
-}
+def cut_at_3(info):
+    """The row's reference function, called as ``(retrieved, relevant, **options)``: cut at
+    3 where the row takes a cut-off (at 0.5 where the cut-off is a recall level or a
+    multiple of R)."""
+    k = None if info.cutoff == "none" else 0.5 if info.cutoff_kind == "fraction" else 3
+    return lambda ret, rel, **o: info.score_one(ret, rel, k, **o)
 
-# Metrics whose k is required, and those where k=None means "the whole ranking".
-K_REQUIRED = [recall_at_k, precision_at_k, hit_rate_at_k, ndcg_at_k, dcg_at_k]
-K_OPTIONAL = [reciprocal_rank, average_precision, mrr_of_one]
+
+#: Every metric, from the metric table (each row with a reference function, by its name)
+#: and MRR (over one query): each called the same way, ``(retrieved, relevant,
+#: **options)``. The input checks below hold for all of them.
+ALL_METRICS_WITH_K3 = {
+    **{info.name: cut_at_3(info) for info in METRICS.values() if info.reference is not None},
+    "mrr": lambda ret, rel, **o: mrr_of_one(ret, rel, 3, **o),
+}
+#: The article's metrics and DCG: the values below are worked out for these.
+ARTICLE_METRICS = ["recall", "precision", "hit_rate", "rr", "mrr", "ndcg", "ap", "r_precision",
+                   "dcg"]
+
+# Every metric with a rank cut-off (and MRR): the checks of k. Those where k=None means
+# "the whole ranking", for reciprocal rank, AP and MRR.
+K_TAKING = [info.reference for info in METRICS.values()
+            if info.cutoff != "none" and info.cutoff_kind == "rank"] + [mrr_of_one]
+K_OPTIONAL = [METRICS["rr"].reference, METRICS["ap"].reference, mrr_of_one]
 
 
 # --- Recall@k, Precision@k, hit rate ----------------------------------------------------
@@ -99,9 +103,9 @@ def test_hit_rate_is_not_recall():
     assert recall_at_k(["x", "a"], {"a", "b", "c"}, 2) == exactly(1 / 3)
 
 
-def test_empty_ranking_scores_0_on_every_metric():
-    for name, metric in ALL_METRICS_WITH_K3.items():
-        assert metric([], {"a"}) == 0.0, name
+def test_empty_ranking_scores_0_on_every_metric_of_the_article():
+    for name in ARTICLE_METRICS:
+        assert ALL_METRICS_WITH_K3[name]([], {"a"}) == 0.0, name
 
 
 # --- Reciprocal rank and MRR ------------------------------------------------------------
@@ -349,28 +353,28 @@ def test_relevance_level_decides_which_graded_docs_count():
 # gives 1.0 for recall and nDCG ("nothing to find, nothing missed") and 0 elsewhere.
 EMPTY_SCORES = {
     # metric: (zero, article)
-    "recall_at_k": (0.0, 1.0),
-    "precision_at_k": (0.0, 0.0),
-    "hit_rate_at_k": (0.0, 0.0),
-    "reciprocal_rank": (0.0, 0.0),
+    "recall": (0.0, 1.0),
+    "precision": (0.0, 0.0),
+    "hit_rate": (0.0, 0.0),
+    "rr": (0.0, 0.0),
     "mrr": (0.0, 0.0),
-    "ndcg_at_k": (0.0, 1.0),
-    "average_precision": (0.0, 0.0),
+    "ndcg": (0.0, 1.0),
+    "ap": (0.0, 0.0),
     "r_precision": (0.0, 0.0),
 }
 
 
-@pytest.mark.parametrize("name", METRICS_WITH_K3)
+@pytest.mark.parametrize("name", EMPTY_SCORES)
 @pytest.mark.parametrize(
     "golden",
     [set(), {}, {"a": 0, "b": -1}, {"a": 0.5}],
     ids=["empty set", "empty dict", "judged irrelevant", "below level 1"],
 )
 def test_empty_golden_set_under_each_policy(name, golden):
-    metric = METRICS_WITH_K3[name]
+    metric = ALL_METRICS_WITH_K3[name]
     zero, article = EMPTY_SCORES[name]
     ranking = ["a", "b", "c"]
-    if name == "ndcg_at_k" and golden == {"a": 0.5}:
+    if name == "ndcg" and golden == {"a": 0.5}:
         # nDCG's gains ignore relevance_level (trec_eval): under "zero" a's grade 0.5 at
         # rank 1 is an ideal ranking. The other policies see an empty golden set.
         zero = 1.0
@@ -382,15 +386,15 @@ def test_empty_golden_set_under_each_policy(name, golden):
         metric(ranking, golden, empty_relevant="error")
 
 
-@pytest.mark.parametrize("name", METRICS_WITH_K3)
+@pytest.mark.parametrize("name", ALL_METRICS_WITH_K3)
 def test_unknown_empty_relevant_policy_is_named_in_the_error(name):
     with pytest.raises(ValueError, match=r"empty_relevant must be one of .*got 'ignore'"):
-        METRICS_WITH_K3[name](["a"], {"a"}, empty_relevant="ignore")
+        ALL_METRICS_WITH_K3[name](["a"], {"a"}, empty_relevant="ignore")
 
 
-@pytest.mark.parametrize("name", METRICS_WITH_K3)
+@pytest.mark.parametrize("name", ALL_METRICS_WITH_K3)
 def test_empty_relevant_policy_does_not_touch_a_query_with_relevant_docs(name):
-    metric = METRICS_WITH_K3[name]
+    metric = ALL_METRICS_WITH_K3[name]
     scores = {
         p: metric(["a", "x"], {"a"}, empty_relevant=p) for p in ("zero", "article", "skip", "error")
     }
@@ -445,7 +449,7 @@ def test_unknown_duplicates_policy_is_named_in_the_error(name):
 # --- validation: k ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("metric", K_REQUIRED + K_OPTIONAL)
+@pytest.mark.parametrize("metric", K_TAKING)
 @pytest.mark.parametrize(
     ("bad_k", "error", "message"),
     [
@@ -489,7 +493,7 @@ def test_k_none_means_the_whole_ranking(metric):
     assert metric(ranking, {"a"}, 4) == 0.0
 
 
-@pytest.mark.parametrize("metric", K_REQUIRED + K_OPTIONAL)
+@pytest.mark.parametrize("metric", K_TAKING)
 @pytest.mark.parametrize("k", [np.int64(2), np.int32(2), np.uint8(2)])
 def test_numpy_int_k_is_accepted(metric, k):
     ranking = ["x", "a", "b"]
@@ -499,7 +503,7 @@ def test_numpy_int_k_is_accepted(metric, k):
 # --- validation: relevance_level, gain --------------------------------------------------
 
 
-@pytest.mark.parametrize("name", METRICS_WITH_K3)
+@pytest.mark.parametrize("name", ALL_METRICS_WITH_K3)
 @pytest.mark.parametrize(
     ("bad_level", "error", "message"),
     [
@@ -513,7 +517,7 @@ def test_numpy_int_k_is_accepted(metric, k):
 )
 def test_bad_relevance_level_is_rejected_and_named(name, bad_level, error, message):
     with pytest.raises(error, match="relevance_level must be .*" + re.escape(message)):
-        METRICS_WITH_K3[name](["a"], {"a"}, relevance_level=bad_level)
+        ALL_METRICS_WITH_K3[name](["a"], {"a"}, relevance_level=bad_level)
 
 
 @pytest.mark.parametrize("metric", [dcg_at_k, ndcg_at_k])
@@ -525,7 +529,7 @@ def test_unknown_gain_is_named_in_the_error(metric):
 # --- validation: the golden set and the ranking -----------------------------------------
 
 
-@pytest.mark.parametrize("name", ALL_METRICS_WITH_K3)
+@pytest.mark.parametrize("name", ARTICLE_METRICS)
 @pytest.mark.parametrize(
     "make_golden",
     [

@@ -14,11 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragmetrics import (
+    METRICS,
     average_precision,
     dcg_at_k,
     hit_rate_at_k,
     mrr,
     ndcg_at_k,
+    parse_metric,
     precision_at_k,
     r_precision,
     recall_at_k,
@@ -105,20 +107,28 @@ ks = st.integers(min_value=1, max_value=20)
 gains = st.sampled_from(["linear", "exponential"])
 
 
+#: The metrics compared with the reference here, by label: their names in evaluate,
+#: ``{k}`` standing for the cut-off.
+BINARY = {"recall": "recall@{k}", "precision": "precision@{k}", "hit_rate": "hit_rate@{k}",
+          "rr@k": "rr@{k}", "rr": "rr", "ap@k": "ap@{k}", "ap": "ap",
+          "r_precision": "r_precision", "ndcg": "ndcg@{k}", "dcg": "dcg@{k}"}
+
+
+def score(name: str, ranking, relevant):
+    """One query's value of the metric ``name`` by the reference function of its row of
+    the metric table."""
+    spec = parse_metric(name)
+    return spec.info.score_one(ranking, relevant, spec.k)
+
+
 def binary_scores(ranking, relevant, k):
-    """Every binary metric of ragmetrics at cut-off ``k``, by name."""
-    return {
-        "recall": recall_at_k(ranking, relevant, k),
-        "precision": precision_at_k(ranking, relevant, k),
-        "hit_rate": hit_rate_at_k(ranking, relevant, k),
-        "rr@k": reciprocal_rank(ranking, relevant, k),
-        "rr": reciprocal_rank(ranking, relevant),
-        "ap@k": average_precision(ranking, relevant, k),
-        "ap": average_precision(ranking, relevant),
-        "r_precision": r_precision(ranking, relevant),
-        "ndcg": ndcg_at_k(ranking, relevant, k),
-        "dcg": dcg_at_k(ranking, relevant, k),
-    }
+    """Every metric of :data:`BINARY` at cut-off ``k``, by label."""
+    return {label: score(name.format(k=k), ranking, relevant) for label, name in BINARY.items()}
+
+
+#: Every row of the metric table with a cut-off that is a rank (recall@k, ERR@k, ...).
+CUT_AT_A_RANK = [info for info in METRICS.values()
+                 if info.cutoff != "none" and info.cutoff_kind == "rank"]
 
 
 # --- agreement with the reference -------------------------------------------------------
@@ -273,20 +283,13 @@ def test_appending_irrelevant_ids_changes_nothing(ranking, relevant, k, extra):
 @PROPERTY
 @given(ranking=rankings, relevant=golden_sets, k=ks, tail=st.lists(DOC_IDS, max_size=10))
 def test_appending_any_ids_below_rank_k_changes_nothing_at_k(ranking, relevant, k, tail):
-    # Pad the ranking to k with never-relevant ids, then append ids that may be relevant.
+    # Pad the ranking to k with never-relevant ids, then append ids that may be relevant:
+    # every metric of the table cut at a rank reads the top k alone.
     top = ranking[:k] + [100 + i for i in range(k - len(ranking[:k]))]
     below = [doc for doc in dict.fromkeys(tail) if doc not in top]
-    at_k = {
-        "recall": recall_at_k,
-        "precision": precision_at_k,
-        "hit_rate": hit_rate_at_k,
-        "rr": reciprocal_rank,
-        "ap": average_precision,
-        "ndcg": ndcg_at_k,
-        "dcg": dcg_at_k,
-    }
-    for name, metric in at_k.items():
-        assert metric(top + below, relevant, k) == metric(top, relevant, k), name
+    for info in CUT_AT_A_RANK:
+        assert info.score_one(top + below, relevant, k) == info.score_one(top, relevant, k), (
+            info.name)
 
 
 @PROPERTY
