@@ -15,7 +15,7 @@ This module computes nothing: the numbers are the Comparison's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..conventions import shown
 from .card import convention_card
@@ -141,6 +141,11 @@ class ReportDocument:
     comparison: Comparison = field(repr=False)
     power: Section | None = None
     rankings: tuple[Section, ...] = ()
+
+    #: The words every renderer puts around the parts: the document's, not the formats'.
+    warnings_heading: ClassVar[str] = WARNINGS_HEADING
+    rankings_heading: ClassVar[str] = RANKINGS_HEADING
+    rankings_note: ClassVar[str] = RANKINGS_NOTE
 
 
 def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",

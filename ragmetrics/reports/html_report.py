@@ -14,15 +14,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from .document import (
-    RANKINGS_HEADING,
-    RANKINGS_NOTE,
-    WARNINGS_HEADING,
-    Figure,
-    ReportDocument,
-    Section,
-    build_report,
-)
+from .document import Figure, ReportDocument, Section, build_report
 from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
@@ -69,7 +61,7 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
         f"<h1>{e(document.title)}</h1>",
     ]
     if document.warnings:
-        parts.append(f'<div class="warnings"><h2>{e(WARNINGS_HEADING)}</h2><ul>'
+        parts.append(f'<div class="warnings"><h2>{e(document.warnings_heading)}</h2><ul>'
                      + "".join(f"<li><strong>Warning:</strong> {e(w)}</li>"
                                for w in document.warnings)
                      + "</ul></div>")
@@ -79,8 +71,8 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
     if document.power is not None:
         parts += _section(document.power, drawn)
     if document.rankings:
-        parts += [f"<h2>{html.escape(RANKINGS_HEADING)}</h2>",
-                  f"<p>{html.escape(RANKINGS_NOTE)} Open a query to see them.</p>"]
+        parts += [f"<h2>{html.escape(document.rankings_heading)}</h2>",
+                  f"<p>{html.escape(document.rankings_note)} Open a query to see them.</p>"]
         parts += [_details(section) for section in document.rankings]
     parts += _section(document.card, drawn)
     parts.append("</body></html>")

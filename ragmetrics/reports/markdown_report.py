@@ -9,14 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..safe_text import markdown_text
-from .document import (
-    RANKINGS_HEADING,
-    RANKINGS_NOTE,
-    WARNINGS_HEADING,
-    ReportDocument,
-    Section,
-    build_report,
-)
+from .document import ReportDocument, Section, build_report
 from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
@@ -45,7 +38,7 @@ def render_markdown(document: ReportDocument) -> str:
     """The Markdown of a report document."""
     parts = [f"# {markdown_text(document.title)}", ""]
     if document.warnings:
-        parts += [f"## {WARNINGS_HEADING}", ""]
+        parts += [f"## {document.warnings_heading}", ""]
         parts += [f"- **Warning:** {markdown_text(w)}" for w in document.warnings]
         parts.append("")
     parts += _section(document.means)
@@ -54,7 +47,7 @@ def render_markdown(document: ReportDocument) -> str:
     if document.power is not None:
         parts += _section(document.power)
     if document.rankings:
-        parts += [f"## {RANKINGS_HEADING}", "", RANKINGS_NOTE, ""]
+        parts += [f"## {document.rankings_heading}", "", document.rankings_note, ""]
         for section in document.rankings:
             parts += _section(section, level="###")
     parts += _section(document.card)[:-1]  # the last part: no blank line after it
