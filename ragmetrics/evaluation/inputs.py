@@ -258,12 +258,8 @@ def run_columns(run, *, order_by: str = "score", ties: str = "trec_eval") -> Col
         # Ids are checked by the engine (see Columns.queries_checked).
         columns = ("score", "rank") if order_by == "score" else ("rank", "score")
         return _from_frame(run, columns, "run", check_queries=False, ties=ties)
-    if not isinstance(run, Mapping):
-        raise InputTypeError(
-            "run must be a DataFrame (query_id, doc_id, score or rank), "
-            "{query_id: [doc ids in rank order]} or {query_id: {doc_id: score}}; "
-            f"got {type(run).__name__}"
-        )
+    _require_mapping(run, "run", "a DataFrame (query_id, doc_id, score or rank), "
+                     "{query_id: [doc ids in rank order]} or {query_id: {doc_id: score}}")
     queries, docs, values, bare = [], [], [], []
     for qid, ranking in run.items():
         if isinstance(ranking, Mapping):
@@ -295,16 +291,19 @@ def run_columns(run, *, order_by: str = "score", ties: str = "trec_eval") -> Col
     return _from_lists(queries, docs, values, bare, "run")
 
 
+def _require_mapping(value, what: str, shapes: str) -> None:
+    """Refuse a ``value`` that is not a mapping (a DataFrame was read before), naming the
+    ``shapes`` that ``what`` can take and the type it got."""
+    if not isinstance(value, Mapping):
+        raise InputTypeError(f"{what} must be {shapes}; got {type(value).__name__}")
+
+
 def qrels_columns(qrels) -> Columns:
     """Columns of the judgments: ``value`` is the grade."""
     if isinstance(qrels, pd.DataFrame):
         return _from_frame(qrels, ("relevance",), "qrels")
-    if not isinstance(qrels, Mapping):
-        raise InputTypeError(
-            "qrels must be a DataFrame (query_id, doc_id, relevance), "
-            "{query_id: {doc_id: grade}} or {query_id: set of relevant ids}; "
-            f"got {type(qrels).__name__}"
-        )
+    _require_mapping(qrels, "qrels", "a DataFrame (query_id, doc_id, relevance), "
+                     "{query_id: {doc_id: grade}} or {query_id: set of relevant ids}")
     queries, docs, values, bare = [], [], [], []
     for qid, judged in qrels.items():
         if isinstance(judged, Mapping):
