@@ -29,8 +29,9 @@ import anywidget
 import traitlets
 
 from ..errors import InputValueError
+from ..validation import check_k
 
-__all__ = ["AccessibleWidget", "WidgetValueError", "register_root", "root_widgets"]
+__all__ = ["AccessibleWidget", "WidgetValueError", "checked_k", "register_root", "root_widgets"]
 
 _HERE = Path(__file__).parent
 KIT_JS = (_HERE / "kit.js").read_text(encoding="utf-8")
@@ -45,6 +46,15 @@ class WidgetValueError(InputValueError, traitlets.TraitError):
     Both an :class:`~ragmetrics.errors.InputValueError` (so ``except ValueError`` works)
     and a ``traitlets.TraitError`` (what traitlets and ipywidgets expect from a trait).
     """
+
+
+def checked_k(proposal) -> int:
+    """The cut-off a widget's ``k`` trait is set to, checked as :func:`~ragmetrics.validation.check_k`
+    checks it; a :class:`WidgetValueError` (a TraitError too) naming the bad value."""
+    try:
+        return check_k(proposal["value"])
+    except (TypeError, ValueError) as error:
+        raise WidgetValueError(str(error)) from None
 
 
 def register_root(cls: type) -> None:

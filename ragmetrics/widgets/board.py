@@ -9,7 +9,7 @@ from ..plotting import metric_style
 from ..teaching.examples import load_example
 from ..validation import check_k
 from . import board_model as logic
-from .base import AccessibleWidget, WidgetValueError
+from .base import AccessibleWidget, WidgetValueError, checked_k
 
 # matplotlib's line styles as SVG dash patterns, for the board's own plot.
 _SVG_DASH = {"-": "", "--": "6 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5"}
@@ -154,10 +154,7 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
 
     @traitlets.validate("k")
     def _valid_k(self, proposal):
-        try:
-            return check_k(proposal["value"])
-        except (TypeError, ValueError) as error:
-            raise WidgetValueError(str(error)) from None
+        return checked_k(proposal)
 
     # -- what the buttons do, callable from Python (checkpoint cells, tests) -----------
 

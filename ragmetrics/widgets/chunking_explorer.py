@@ -10,7 +10,7 @@ from ..errors import InputValueError
 from ..spans.datasets import load_span_dataset
 from ..validation import check_k
 from . import chunking_model as logic
-from .base import AccessibleWidget, WidgetValueError
+from .base import AccessibleWidget, WidgetValueError, checked_k
 
 __all__ = ["ChunkingExplorer"]
 
@@ -160,10 +160,7 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
 
     @traitlets.validate("k")
     def _valid_k(self, proposal):
-        try:
-            return check_k(proposal["value"])
-        except (TypeError, ValueError) as error:
-            self._refuse(error)
+        return checked_k(proposal)
 
     # -- what the controls do, callable from Python (checkpoint cells, tests) ----------
 
