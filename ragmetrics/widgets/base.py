@@ -8,10 +8,10 @@ dark themes (its CSS variables) and in Voila and Notebook 7, and fits a 320 px c
 Two ways to build a widget, both from this module:
 
 - :class:`AccessibleWidget`: an anywidget whose front end is the shared kit
-  (``kit.js``: root, live region, focus-keeping updates, labelled controls) followed by
-  the widget's own ES module, styled by ``theme.css`` followed by its own CSS. Pass the
-  file names as class keywords: ``class Board(AccessibleWidget, front_end="board.js",
-  style="board.css", root=True)``.
+  (``kit.js``: root, live region, focus-keeping updates, labelled controls, the ranked
+  list) followed by the widget's own ES module, styled by ``theme.css`` followed by its
+  own CSS. Pass the file names as class keywords: ``class Board(AccessibleWidget,
+  front_end="board.js", style="board.css", root=True)``.
 - :class:`~ragmetrics.widgets.controls.ExplorerBox`: a column of controls (the kit's
   controls in :mod:`ragmetrics.widgets.controls`, and standard ipywidgets that are
   already accessible) with one :class:`~ragmetrics.widgets.controls.LiveRegion`.

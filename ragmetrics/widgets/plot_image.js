@@ -13,17 +13,14 @@ function render({ model, el }) {
     img.setAttribute("alt", model.get("alt"));
     if (url) URL.revokeObjectURL(url);
     url = next;
-    el.dataset.updatedAt = String(performance.now());
+    rmMark(el, "updatedAt");
   }
   const onAlt = () => img.setAttribute("alt", model.get("alt"));
-  model.on("change:value", draw);
-  model.on("change:alt", onAlt);
-  draw();
-  return () => {
-    model.off("change:value", draw);
-    model.off("change:alt", onAlt);
+  const stop = rmListen(model, [["change:value", draw], ["change:alt", onAlt]], () => {
     if (url) URL.revokeObjectURL(url);
-  };
+  });
+  draw();
+  return stop;
 }
 
 export default { render };

@@ -12,19 +12,12 @@ function render({ model, el }) {
       rmEl("option", { value, text: label })));
     select.value = model.get("value");
   }
-  select.addEventListener("change", () => {
-    el.dataset.movedAt = String(performance.now());
-    model.set("value", select.value);
-    model.save_changes();
-  });
+  select.addEventListener("change",
+    () => rmSend(model, { value: select.value }, { root: el, stamp: "movedAt" }));
   const onValue = () => { select.value = model.get("value"); };
-  model.on("change:options", drawOptions);
-  model.on("change:value", onValue);
+  const stop = rmListen(model, [["change:options", drawOptions], ["change:value", onValue]]);
   drawOptions();
-  return () => {
-    model.off("change:options", drawOptions);
-    model.off("change:value", onValue);
-  };
+  return stop;
 }
 
 export default { render };

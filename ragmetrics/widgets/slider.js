@@ -9,18 +9,12 @@ function render({ model, el }) {
     max: model.get("max"),
     value: model.get("value"),
     continuous: model.get("continuous_update"),
-    onChange: (value) => {
-      if (value === model.get("value")) return;
-      el.dataset.movedAt = String(performance.now());
-      model.set("value", value);
-      model.save_changes();
-    },
+    onChange: (value) => rmSendValue(model, "value", value, { root: el, stamp: "movedAt" }),
   });
   el.append(range.field);
   const update = () => range.set(model.get("value"), model.get("min"), model.get("max"));
   const names = ["change:value", "change:min", "change:max"];
-  names.forEach((name) => model.on(name, update));
-  return () => names.forEach((name) => model.off(name, update));
+  return rmListen(model, names.map((name) => [name, update]));
 }
 
 export default { render };
