@@ -27,10 +27,8 @@ from ..metrics.ranked import Qrels, RankedJudgments, ranks_within
 from ..metrics.registry import METRICS, MetricSpec, metric_info
 from ..metrics.scoring import score
 from ..validation import (
-    as_grades,
-    as_ranking,
+    as_query,
     check_choice,
-    check_id_kinds,
     check_k,
     check_relevance_level,
     check_total_gain,
@@ -240,23 +238,15 @@ def metric_curves(
     True
     """
     cut_offs, names = _cut_offs(_check_ks(ks)), _check_metric_names(metrics)
-    values = _score(retrieved, relevant, cut_offs, names, gain, relevance_level,
-                    empty_relevant, duplicates)
+    values = _score(retrieved, relevant, cut_offs, names, gain=gain,
+                    relevance_level=relevance_level, empty_relevant=empty_relevant,
+                    duplicates=duplicates)
     values.flags.writeable = False  # frozen, as MetricCurves is
     return MetricCurves(cut_offs.ks, names, values)
 
 
-def metrics_over_k(
-    retrieved: Iterable,
-    relevant: Any,
-    ks: Iterable[int],
-    *,
-    metrics: Iterable[str] = _DEFAULT_METRICS,
-    gain: str = "linear",
-    relevance_level: float = 1,
-    empty_relevant: str = "zero",
-    duplicates: str = "error",
-) -> pd.DataFrame:
+def metrics_over_k(retrieved: Iterable, relevant: Any, ks: Iterable[int], *,
+                   metrics: Iterable[str] = _DEFAULT_METRICS, **conventions) -> pd.DataFrame:
     r"""Every metric of one query at every cut-off k: one row per k, one column per metric.
 
     The numbers of :func:`metric_curves` (which explains them), laid out as a table: the
@@ -271,8 +261,11 @@ def metrics_over_k(
 
     Parameters
     ----------
-    retrieved, relevant, ks, metrics, gain, relevance_level, empty_relevant, duplicates
+    retrieved, relevant, ks, metrics
         As in :func:`metric_curves`; ``metrics`` gives the column order.
+    **conventions
+        ``gain``, ``relevance_level``, ``empty_relevant``, ``duplicates``: as in
+        :func:`metric_curves`, with the same defaults (its keywords, passed on).
 
     Returns
     -------
@@ -301,8 +294,11 @@ def metrics_over_k(
     True
     """
     ks_key, names = _check_ks(ks), _check_metric_names(metrics)
-    values = _score(retrieved, relevant, _cut_offs(ks_key), names, gain, relevance_level,
-                    empty_relevant, duplicates)
+    unknown = [name for name in conventions if name not in _CONVENTIONS]
+    if unknown:
+        raise InputTypeError(f"metrics_over_k() got an unexpected keyword argument "
+                             f"{unknown[0]!r}; its conventions are {', '.join(_CONVENTIONS)}")
+    values = _score(retrieved, relevant, _cut_offs(ks_key), names, **conventions)
     # values is ours and holds one row per metric: its transpose is the frame's block as
     # is (copy=False). Building an Index costs more than all the arithmetic, so both are
     # cached; each frame gets a view, so that renaming one frame's index
@@ -337,9 +333,15 @@ def _ks_index(ks: range | tuple[int, ...]) -> pd.Index:
     return pd.Index(_cut_offs(ks).ks, name="k")
 
 
-def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain: str,
-           relevance_level, empty_relevant: str, duplicates: str) -> np.ndarray:
-    """Validate the options and the query; one row per metric, one column per k.
+#: The conventions the curves take (:func:`metric_curves`' keywords after ``metrics``).
+_CONVENTIONS = ("gain", "relevance_level", "empty_relevant", "duplicates")
+
+
+def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], *,
+           gain: str = "linear", relevance_level: float = 1, empty_relevant: str = "zero",
+           duplicates: str = "error") -> np.ndarray:
+    """Validate the options and the query; one row per metric, one column per k (the
+    defaults are :func:`metric_curves`').
 
     ``cut_offs`` and ``names`` are checked already. The checks run in the order of the
     signature, so the first bad argument is the one named.
@@ -348,9 +350,7 @@ def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain
     level = check_relevance_level(relevance_level)
     check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
     check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
-    grades = as_grades(relevant)
-    ranking = as_ranking(retrieved, duplicates=duplicates)
-    check_id_kinds(ranking, grades)
+    ranking, grades = as_query(retrieved, relevant, duplicates=duplicates)
     if empty_relevant == "error" and not any(g >= level for g in grades.values()):
         raise no_relevant_doc(grades, level)
     specs = [MetricSpec(metric_info(name).name, cut_offs.ks) for name in names]

@@ -48,10 +48,8 @@ def rank_biased_precision(retrieved: Iterable, relevant: Any, *, p: float = RBP_
 
     Parameters
     ----------
-    retrieved : iterable of ids
-        The ranking, best first (no id twice).
-    relevant : set of ids or mapping id -> grade
-        The golden set; a chunk is relevant at grade >= ``relevance_level``.
+    retrieved, relevant, relevance_level
+        As in :func:`ragmetrics.teaching.precision_recall_curve`.
     p : float, default RBP_P (0.9, the ``rbp`` metric's)
         The persistence, strictly between 0 and 1.
 

@@ -40,8 +40,7 @@ import pandas as pd
 
 from ..errors import InputValueError
 from ..evaluation.curves import metric_curves
-from ..metrics import reference
-from ..metrics.interpolated import ELEVEN_POINTS
+from ..metrics import interpolated, reference
 from ..validation import as_query, check_choice, check_relevance_level
 
 __all__ = [
@@ -51,6 +50,10 @@ __all__ = [
     "interpolated_precision",
     "precision_recall_curve",
 ]
+
+#: trec_eval's recall levels for ``iprec_at_recall`` and ``11pt_avg``: 0.0, 0.1, ..., 1.0
+#: (the metric table's, :data:`ragmetrics.metrics.interpolated.ELEVEN_POINTS`).
+ELEVEN_POINTS = interpolated.ELEVEN_POINTS
 
 
 @dataclass(frozen=True)
