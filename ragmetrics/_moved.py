@@ -4,8 +4,8 @@ A module that moved is found by its old dotted path (``import ragmetrics.policie
 ``from ragmetrics.metrics.table import METRICS``): :class:`MovedFinder`, last on
 ``sys.meta_path``, answers only for the paths in :data:`MOVED_MODULES` (every real module
 is found before it), warns once per path, and gives a module that holds the public names
-of the new module(s). A public name that was renamed is answered by its package's
-``__getattr__`` through :func:`renamed`. README's Layout section lists every entry;
+of the new module(s). A public name that was renamed is answered by its package's (or its
+module's) ``__getattr__`` through :func:`renamed`. README's Layout section lists every entry;
 ``tests/repo/test_layout.py`` checks that each old path still imports, warns and gives
 the new objects.
 """
@@ -39,6 +39,15 @@ RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     **{("ragmetrics.stats", name): ("ragmetrics.comparison", name)
        for name in ("compare", "Comparison", "evaluate_systems", "default_metrics",
                     "DEFAULT_CUTOFFS", "UNDECIDED")},
+    # Four functions were called judged_at_k; the per-query reference function keeps it.
+    ("ragmetrics.teaching", "judged_at_k"):
+        ("ragmetrics.teaching.judgments", "judged_at_k_per_query"),
+    ("ragmetrics.teaching.judgments", "judged_at_k"):
+        ("ragmetrics.teaching.judgments", "judged_at_k_per_query"),
+    ("ragmetrics.audits", "judged_at_k"): ("ragmetrics.audits.rankings", "judged_at_k_by_system"),
+    ("ragmetrics.audits.rankings", "judged_at_k"):
+        ("ragmetrics.audits.rankings", "judged_at_k_by_system"),
+    ("ragmetrics.metrics.judged", "judged_at_k"): ("ragmetrics.metrics.judged", "judged_share"),
 }
 
 

@@ -27,14 +27,7 @@ from .errors import InputTypeError, InputValueError
 from .metrics.registry import metric_info, parse_metric
 from .safe_text import plot_text
 from .teaching.ndcg_steps import ndcg_table
-from .validation import (
-    as_grades,
-    as_ranking,
-    check_choice,
-    check_id_kinds,
-    check_k,
-    check_relevance_level,
-)
+from .validation import as_query, check_choice, check_k, check_relevance_level
 
 __all__ = [
     "PALETTE",
@@ -206,9 +199,7 @@ def plot_ranking(
     k = check_k(k, allow_none=True)
     level = check_relevance_level(relevance_level)
     label_width = check_k(label_width, name="label_width")
-    grades = as_grades(relevant)
-    ranking = as_ranking(retrieved, duplicates="error")
-    check_id_kinds(ranking, grades)
+    ranking, grades = as_query(retrieved, relevant, duplicates="error")
     if titles is not None and not isinstance(titles, Mapping):
         raise InputTypeError(f"titles must be a mapping doc id -> title, got {type(titles).__name__}")
     titles = titles or {}

@@ -218,6 +218,23 @@ def as_ranking(retrieved: Any, *, duplicates: str) -> list:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def as_query(retrieved: Any, relevant: Any, *, duplicates: str) -> tuple[list, Grades]:
+    """One query, checked: the ranking (:func:`as_ranking`, under the duplicate-id
+    policy), the golden set as ``{doc_id: grade}`` (:func:`as_grades`), and ids of kinds
+    that can match (:func:`check_id_kinds`). The golden set is read first, so a bad one is
+    the error named.
+
+    Examples
+    --------
+    >>> as_query(["a", "b"], {"b"}, duplicates="error")
+    (['a', 'b'], {'b': 1.0})
+    """
+    grades = as_grades(relevant)
+    ranking = as_ranking(retrieved, duplicates=duplicates)
+    check_id_kinds(ranking, grades)
+    return ranking, grades
+
+
 def id_kind(doc_id: Any) -> str:
     """Coarse kind of an id, for the str-vs-int mismatch check."""
     if isinstance(doc_id, str):

@@ -8,7 +8,8 @@ Three questions, one module each, and :func:`audit` for all of them at once (wha
   and Krippendorff's alpha on the grades, and the pairs judged by one set only.
 - **Do they rank the systems alike?** :func:`system_rankings` (:mod:`~.rankings`): each
   run's mean under each set, Kendall's tau and rank-biased overlap of the two orders.
-- **How much of each run was never judged?** :func:`judged_at_k`: Judged@k and hole@k.
+- **How much of each run was never judged?** :func:`judged_at_k_by_system`: Judged@k
+  and hole@k.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .._moved import renamed
 from ..errors import InputValueError
 from .agreement import (
     ALPHA_LEVELS,
@@ -30,7 +32,7 @@ from .agreement import (
     krippendorff_alpha,
     weighted_kappa,
 )
-from .rankings import judged_at_k, kendall_tau, rank_biased_overlap, system_rankings
+from .rankings import judged_at_k_by_system, kendall_tau, rank_biased_overlap, system_rankings
 
 __all__ = [
     "ALPHA_LEVELS",
@@ -39,7 +41,7 @@ __all__ = [
     "JudgmentAudit",
     "audit",
     "cohen_kappa",
-    "judged_at_k",
+    "judged_at_k_by_system",
     "judged_pairs",
     "judgment_agreement",
     "kendall_tau",
@@ -163,7 +165,11 @@ def audit(qrels_a, qrels_b, runs: Mapping | None = None, *, metric: str = "ndcg@
             raise InputValueError(f"runs must be a mapping {{name: run}}, got {runs!r}")
         rankings, tau, rbo = system_rankings(runs, qrels_a, qrels_b, metric=metric, p=p,
                                              relevance_level=relevance_level)
-        judged = pd.concat([judged_at_k(runs, qrels_a, k).add_suffix("_a"),
-                            judged_at_k(runs, qrels_b, k).add_suffix("_b")], axis=1)
+        judged = pd.concat([judged_at_k_by_system(runs, qrels_a, k).add_suffix("_a"),
+                            judged_at_k_by_system(runs, qrels_b, k).add_suffix("_b")], axis=1)
     return JudgmentAudit(agreement=agreement, rankings=rankings, kendall_tau=tau, rbo=rbo,
                          judged=judged, metric=metric, k=k, p=p)
+
+
+def __getattr__(name: str):
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError

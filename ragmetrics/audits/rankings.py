@@ -14,9 +14,10 @@ with
   that the top of the order counts most (:func:`rank_biased_overlap`).
 
 **Judged@k** is the share of a run's top k docs that have a judgment (of any grade,
-relevant or not); **hole@k** = 1 - Judged@k is the share that was never judged, where
-every metric silently counts a doc as not relevant. A system with many holes is likely
-underestimated (new systems compared on judgments pooled from older ones).
+relevant or not: the metric table's ``judged@k``); **hole@k** = 1 - Judged@k is the share
+that was never judged, where every metric silently counts a doc as not relevant. A system
+with many holes is likely underestimated (new systems compared on judgments pooled from
+older ones).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._moved import renamed
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -39,7 +41,7 @@ from ..evaluation import evaluate
 from ..evaluation.inputs import qrels_columns
 from ..validation import check_k
 
-__all__ = ["judged_at_k", "kendall_tau", "rank_biased_overlap", "system_rankings"]
+__all__ = ["judged_at_k_by_system", "kendall_tau", "rank_biased_overlap", "system_rankings"]
 
 
 def kendall_tau(x, y) -> float:
@@ -179,14 +181,15 @@ def _restrict(qrels, queries: list) -> pd.DataFrame:
     return frame[frame["query_id"].isin(set(queries))].reset_index(drop=True)
 
 
-def judged_at_k(runs: Mapping, qrels, k: int = 10, **conventions) -> pd.DataFrame:
+def judged_at_k_by_system(runs: Mapping, qrels, k: int = 10, **conventions) -> pd.DataFrame:
     """Judged@k and hole@k of each run: how much of its top k has a judgment.
 
     Judged@k of a query is the number of its top k docs with a judgment (any grade of
-    0 or more) divided by k, as in ir_measures' Judged@k; the mean is over the judged
-    queries (a judged query missing from the run has no judged doc: 0). It is
-    Precision@k against the judgments with every judged doc counted as relevant, so
-    ties and repeated docs follow the same conventions as every metric.
+    0 or more; a grade below 0 is trec_eval's "in the pool, not judged") divided by k,
+    as in ir_measures' Judged@k: the metric table's ``judged@k``, scored by
+    :func:`ragmetrics.evaluate`, so ties and repeated docs follow the same conventions
+    as every metric. The mean is over the judged queries (a judged query missing from
+    the run has no judged doc: 0).
 
     Returns
     -------
@@ -196,7 +199,8 @@ def judged_at_k(runs: Mapping, qrels, k: int = 10, **conventions) -> pd.DataFram
     Examples
     --------
     >>> qrels = {"q1": {"d1": 1, "d2": 0}}
-    >>> judged_at_k({"bm25": {"q1": ["d1", "x", "d2", "y"]}}, qrels, k=4)  # doctest: +NORMALIZE_WHITESPACE
+    >>> runs = {"bm25": {"q1": ["d1", "x", "d2", "y"]}}
+    >>> judged_at_k_by_system(runs, qrels, k=4)  # doctest: +NORMALIZE_WHITESPACE
             judged@4  hole@4
     system
     bm25         0.5     0.5
@@ -215,10 +219,14 @@ def judged_at_k(runs: Mapping, qrels, k: int = 10, **conventions) -> pd.DataFram
         everything = {**{q: set() for q in bare},
                       **{q: set(g["doc_id"]) for q, g in everything.groupby("query_id",
                                                                            sort=False)}}
-    name = f"precision@{k}"
+    name = f"judged@{k}"  # the table's Judged@k: the grades (here 1) do not matter to it
     kept = {key: value for key, value in conventions.items()
             if key not in ("relevance_level", "gain", "empty_relevant")}
     values = [_mean(run, everything, name, kept) for run in runs.values()]
     frame = pd.DataFrame({f"judged@{k}": values}, index=pd.Index(list(runs), name="system"))
     frame[f"hole@{k}"] = 1.0 - frame[f"judged@{k}"]
     return frame
+
+
+def __getattr__(name: str):
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError

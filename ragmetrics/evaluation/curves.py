@@ -23,14 +23,12 @@ import pandas as pd
 
 from ..conventions import DUPLICATE_POLICIES, EMPTY_POLICIES, GAIN_POLICIES
 from ..errors import InputTypeError, InputValueError
-from ..metrics.ranked import Qrels, RankedJudgments
+from ..metrics.ranked import Qrels, RankedJudgments, ranks_within
 from ..metrics.registry import METRICS, MetricSpec, metric_info
 from ..metrics.scoring import score
 from ..validation import (
-    as_grades,
-    as_ranking,
+    as_query,
     check_choice,
-    check_id_kinds,
     check_k,
     check_relevance_level,
     check_total_gain,
@@ -38,7 +36,8 @@ from ..validation import (
 )
 from .engine import gains
 
-__all__ = ["CURVE_METRICS", "MetricCurves", "metric_curves", "metrics_over_k"]
+__all__ = ["CURVE_METRICS", "MetricCurves", "metric_curves", "metrics_over_k",
+           "one_query_ranked"]
 
 _DEFAULT_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
 #: The metrics the curves draw over k: those of the metric table marked ``curves``.
@@ -239,23 +238,15 @@ def metric_curves(
     True
     """
     cut_offs, names = _cut_offs(_check_ks(ks)), _check_metric_names(metrics)
-    values = _score(retrieved, relevant, cut_offs, names, gain, relevance_level,
-                    empty_relevant, duplicates)
+    values = _score(retrieved, relevant, cut_offs, names, gain=gain,
+                    relevance_level=relevance_level, empty_relevant=empty_relevant,
+                    duplicates=duplicates)
     values.flags.writeable = False  # frozen, as MetricCurves is
     return MetricCurves(cut_offs.ks, names, values)
 
 
-def metrics_over_k(
-    retrieved: Iterable,
-    relevant: Any,
-    ks: Iterable[int],
-    *,
-    metrics: Iterable[str] = _DEFAULT_METRICS,
-    gain: str = "linear",
-    relevance_level: float = 1,
-    empty_relevant: str = "zero",
-    duplicates: str = "error",
-) -> pd.DataFrame:
+def metrics_over_k(retrieved: Iterable, relevant: Any, ks: Iterable[int], *,
+                   metrics: Iterable[str] = _DEFAULT_METRICS, **conventions) -> pd.DataFrame:
     r"""Every metric of one query at every cut-off k: one row per k, one column per metric.
 
     The numbers of :func:`metric_curves` (which explains them), laid out as a table: the
@@ -270,8 +261,11 @@ def metrics_over_k(
 
     Parameters
     ----------
-    retrieved, relevant, ks, metrics, gain, relevance_level, empty_relevant, duplicates
+    retrieved, relevant, ks, metrics
         As in :func:`metric_curves`; ``metrics`` gives the column order.
+    **conventions
+        ``gain``, ``relevance_level``, ``empty_relevant``, ``duplicates``: as in
+        :func:`metric_curves`, with the same defaults (its keywords, passed on).
 
     Returns
     -------
@@ -300,8 +294,11 @@ def metrics_over_k(
     True
     """
     ks_key, names = _check_ks(ks), _check_metric_names(metrics)
-    values = _score(retrieved, relevant, _cut_offs(ks_key), names, gain, relevance_level,
-                    empty_relevant, duplicates)
+    unknown = [name for name in conventions if name not in _CONVENTIONS]
+    if unknown:
+        raise InputTypeError(f"metrics_over_k() got an unexpected keyword argument "
+                             f"{unknown[0]!r}; its conventions are {', '.join(_CONVENTIONS)}")
+    values = _score(retrieved, relevant, _cut_offs(ks_key), names, **conventions)
     # values is ours and holds one row per metric: its transpose is the frame's block as
     # is (copy=False). Building an Index costs more than all the arithmetic, so both are
     # cached; each frame gets a view, so that renaming one frame's index
@@ -336,9 +333,15 @@ def _ks_index(ks: range | tuple[int, ...]) -> pd.Index:
     return pd.Index(_cut_offs(ks).ks, name="k")
 
 
-def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain: str,
-           relevance_level, empty_relevant: str, duplicates: str) -> np.ndarray:
-    """Validate the options and the query; one row per metric, one column per k.
+#: The conventions the curves take (:func:`metric_curves`' keywords after ``metrics``).
+_CONVENTIONS = ("gain", "relevance_level", "empty_relevant", "duplicates")
+
+
+def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], *,
+           gain: str = "linear", relevance_level: float = 1, empty_relevant: str = "zero",
+           duplicates: str = "error") -> np.ndarray:
+    """Validate the options and the query; one row per metric, one column per k (the
+    defaults are :func:`metric_curves`').
 
     ``cut_offs`` and ``names`` are checked already. The checks run in the order of the
     signature, so the first bad argument is the one named.
@@ -347,9 +350,7 @@ def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain
     level = check_relevance_level(relevance_level)
     check_choice(empty_relevant, EMPTY_POLICIES, "empty_relevant")
     check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
-    grades = as_grades(relevant)
-    ranking = as_ranking(retrieved, duplicates=duplicates)
-    check_id_kinds(ranking, grades)
+    ranking, grades = as_query(retrieved, relevant, duplicates=duplicates)
     if empty_relevant == "error" and not any(g >= level for g in grades.values()):
         raise no_relevant_doc(grades, level)
     specs = [MetricSpec(metric_info(name).name, cut_offs.ks) for name in names]
@@ -358,35 +359,75 @@ def _score(retrieved, relevant, cut_offs: _CutOffs, names: tuple[str, ...], gain
     depth = cut_offs.max_k
     if any(spec.info.read_depth == "num_relevant" for spec in specs):  # R-precision reads R
         depth = max(depth, sum(g >= level for g in grades.values()))
-    ranked = _one_query_per_cut_off(ranking[:depth], grades, len(cut_offs.ks), gain, level)
+    top = ranking[:depth]
+    ranked = one_query_ranked(
+        np.array([grades.get(doc, 0.0) for doc in top], dtype=np.float64),
+        np.fromiter((doc in grades for doc in top), bool, len(top)),
+        np.fromiter(grades.values(), np.float64, len(grades)),
+        np.full(len(cut_offs.ks), len(top)), gain=gain, level=level)
     return np.array(score(ranked, specs, empty_relevant=empty_relevant)).reshape(
         len(names), len(cut_offs.ks))
 
 
-def _one_query_per_cut_off(top: list, grades: dict, copies: int, gain: str,
-                           level: float) -> RankedJudgments:
-    """The query laid out ``copies`` times, as ranked judgments: copy ``j`` is scored at
-    the ``j``-th cut-off (the kernels take one cut-off per query)."""
-    row_grades = np.array([grades.get(doc, 0.0) for doc in top], dtype=np.float64)
-    judged = np.fromiter(grades.values(), np.float64, len(grades))
+def one_query_ranked(row_grades: np.ndarray, row_judged: np.ndarray, judged: np.ndarray,
+                     lengths, *, gain: str, level: float, label_order: bool = False
+                     ) -> RankedJudgments:
+    """One query laid out once per entry of ``lengths``, as ranked judgments: copy ``j``
+    holds the first ``lengths[j]`` ranked docs, so that one call of a kernel scores every
+    copy (the kernels take one cut-off per query, or one for all).
+
+    The curves over k give every copy the whole ranking and copy ``j`` the ``j``-th
+    cut-off; the rank-by-rank view (:mod:`ragmetrics.evaluation.query_view`) gives copy
+    ``j`` the top ``j`` docs and every copy the metric's own cut-off.
+
+    Parameters
+    ----------
+    row_grades : numpy.ndarray of float
+        The grade of each ranked doc, best first: its judgment, 0 for an unjudged doc.
+    row_judged : numpy.ndarray of bool
+        Whether each ranked doc is judged at all (any grade, below 0 included).
+    judged : numpy.ndarray of float
+        Every grade the query's judgments give, retrieved or not, in the order listed.
+    lengths : sequence of int
+        How many of the ranked docs each copy holds.
+    gain, level
+        The gain rule and the relevance level (:mod:`ragmetrics.conventions`).
+    label_order : bool, default False
+        Spark's ideal (``ideal_order="label_order"``): the relevant judgments in the order
+        listed, and only relevant docs gain; else every judged doc with a gain, best first.
+
+    Examples
+    --------
+    >>> r = one_query_ranked(np.array([0.0, 1.0]), np.array([False, True]), np.array([1.0]),
+    ...                      [0, 1, 2], gain="linear", level=1)
+    >>> r.query.tolist(), r.grade.tolist(), r.num_relevant.tolist()
+    ([1, 2, 2], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0])
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    copies = len(lengths)
+    rows = ranks_within(lengths)  # each copy's rows: 0 .. length - 1
+    row_gains = gains(row_grades, gain)
     ideal_gains = gains(judged, gain)
-    best_first = np.argsort(-ideal_gains, kind="stable")
-    best_first = best_first[ideal_gains[best_first] > 0]
+    if label_order:  # Spark: only its labels (the relevant judgments) gain, as listed
+        row_gains = np.where(row_grades >= level, row_gains, 0.0)
+        best_first = np.flatnonzero(judged >= level)
+    else:
+        best_first = np.argsort(-ideal_gains, kind="stable")
+        best_first = best_first[ideal_gains[best_first] > 0]
     num_relevant = np.full(copies, float((judged >= level).sum()))
 
     def repeated(values: np.ndarray) -> np.ndarray:  # the values once per copy, in a row
         return np.broadcast_to(values, (copies, len(values))).reshape(-1)
 
-    def per_copy(length: int) -> np.ndarray:  # the copy of each row
+    def per_copy(length: int) -> np.ndarray:  # the copy of each row of a whole list
         return np.repeat(np.arange(copies), length)
 
     ideal = RankedJudgments(
         copies, query=per_copy(len(best_first)), grade=repeated(judged[best_first]),
         gain=repeated(ideal_gains[best_first]), num_relevant=num_relevant,
         relevance_level=level)
-    row_judged = np.fromiter((doc in grades for doc in top), bool, len(top))
     return RankedJudgments(
-        copies, query=per_copy(len(top)), grade=repeated(row_grades),
-        gain=repeated(gains(row_grades, gain)), num_relevant=num_relevant,
-        relevance_level=level, ideal=ideal, judged=repeated(row_judged),
+        copies, query=np.repeat(np.arange(copies), lengths), grade=row_grades[rows],
+        gain=row_gains[rows], num_relevant=num_relevant, relevance_level=level,
+        ideal=ideal, judged=row_judged[rows],
         qrels=Qrels(per_copy(len(judged)), repeated(judged)), gain_rule=gain)

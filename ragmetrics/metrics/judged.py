@@ -27,7 +27,7 @@ Examples
 ...                     qrels=Qrels.of([0, 0, 0], [0, 1, 1]))
 >>> bpref(r, None)  # one judged non-relevant doc, above both relevant ones
 array([0.])
->>> unjudged_at_k(r, 4), judged_at_k(r, 4)
+>>> unjudged_at_k(r, 4), judged_share(r, 4)
 (array([0.25]), array([0.75]))
 """
 
@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._moved import renamed
 from .ranked import RankedJudgments
 from .ties import before_block, blocks_of
 from .ties_counted import expected_infap_terms
 
-__all__ = ["bpref", "infap", "judged_at_k", "num_nonrel_judged_ret", "rbp_resid", "relstring",
+__all__ = ["bpref", "infap", "judged_share", "num_nonrel_judged_ret", "rbp_resid", "relstring",
            "unjudged_at_k"]
 
 #: infAP's smoothing constant (trec_eval's INFAP_EPSILON).
@@ -144,8 +145,8 @@ def unjudged_at_k(r: RankedJudgments, k) -> np.ndarray:
     return r.per_query(r.expected(r.unjudged), k) / np.asarray(k, dtype=np.float64)
 
 
-def judged_at_k(r: RankedJudgments, k) -> np.ndarray:
-    """The share of the top ``k`` that is judged, at any grade (ir_measures' Judged@k;
+def judged_share(r: RankedJudgments, k) -> np.ndarray:
+    """Judged@k: the share of the top ``k`` that is judged, at any grade (ir_measures' Judged@k;
     an empty slot counts as unjudged, so a short ranking cannot reach 1)."""
     return r.per_query(r.expected(r.judged), k) / np.asarray(k, dtype=np.float64)
 
@@ -182,3 +183,7 @@ def relstring(r: RankedJudgments, k, *, length: int = 10) -> np.ndarray:
     text[slots] = codes[kept]
     parts = text.tobytes().decode("ascii").split("\n")[: r.n_queries]
     return np.array(parts, dtype=object)
+
+
+def __getattr__(name: str):
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError

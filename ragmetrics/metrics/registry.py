@@ -302,7 +302,7 @@ def _rows() -> tuple[MetricInfo, ...]:
             name="judged", pretty_name="Judged@k",
             question="What share of the top k has a judgment?",
             description="judged docs (any grade) in the top k / k",
-            cutoff="required", kernel=judged.judged_at_k, reference=ref.judged_at_k,
+            cutoff="required", kernel=judged.judged_share, reference=ref.judged_at_k,
             needs=_JUDGED, curves=True,
         ),
         MetricInfo(

@@ -7,8 +7,9 @@ The data files live once, in the repository's ``data/`` folder, and inside an in
 wheel (:mod:`~ragmetrics.datafiles`).
 """
 
+from .._moved import renamed
 from .budget import chunks_that_fit
-from .discounts import discount_curves, rank_biased_precision
+from .discounts import RBP_P, discount_curves, rank_biased_precision
 from .errata import ERRATA, Erratum, errata_markdown
 from .examples import Example, example_names, load_example
 from .exercises import (
@@ -26,7 +27,7 @@ from .exercises import (
 from .judgments import (
     cohen_kappa,
     condensed_run,
-    judged_at_k,
+    judged_at_k_per_query,
     pool,
     restrict_judgments,
     simulated_assessor,
@@ -46,6 +47,7 @@ __all__ = [
     "ELEVEN_POINTS",
     "ERRATA",
     "EXERCISE_METRICS",
+    "RBP_P",
     "Erratum",
     "Example",
     "Exercise",
@@ -65,7 +67,7 @@ __all__ = [
     "example_names",
     "explain",
     "interpolated_precision",
-    "judged_at_k",
+    "judged_at_k_per_query",
     "load_example",
     "make_exercise",
     "ndcg_table",
@@ -78,3 +80,7 @@ __all__ = [
     "top_k",
     "trap_scenarios",
 ]
+
+
+def __getattr__(name: str):
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError

@@ -10,8 +10,10 @@ relevant chunk at rank i (and nothing else relevant) and read off each metric's 
 - **RBP(p)**, rank-biased precision (Moffat & Zobel, 2008, *ACM TOIS* 27(1)):
   (1 - p) p^(i - 1): a reader who goes on to the next rank with probability p.
 
-The first four come from ragmetrics' own functions on a one-chunk golden set; RBP, which
-ragmetrics does not score, is :func:`rank_biased_precision` here.
+Every value is ragmetrics' own per-query function (:mod:`ragmetrics.metrics.reference`)
+on a one-chunk golden set: what :func:`ragmetrics.evaluate` gives for ``ndcg@k``,
+``rr``, ``precision@k``, ``hit_rate@k`` and ``rbp``. RBP's persistence is the ``rbp``
+metric's own default, :data:`RBP_P` (0.9), unless another ``p`` is asked for.
 """
 
 from __future__ import annotations
@@ -22,33 +24,60 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputValueError
-from ..metrics.reference import hit_rate_at_k, ndcg_at_k, precision_at_k, reciprocal_rank
-from ..validation import as_grades, as_ranking, check_k, check_relevance_level
+from ..metrics.reference import hit_rate_at_k, ndcg_at_k, precision_at_k, rbp, reciprocal_rank
+from ..metrics.registry import MetricSpec
+from ..validation import as_query, check_k, check_relevance_level
 
-__all__ = ["discount_curves", "rank_biased_precision"]
+__all__ = ["RBP_P", "discount_curves", "rank_biased_precision"]
+
+#: RBP's persistence when none is given: the ``rbp`` metric's default (``"rbp"`` scores
+#: ``"rbp(p=0.9)"``), so that the teaching curve shows the number ``evaluate`` gives.
+RBP_P: float = MetricSpec("rbp").arguments["p"]
 
 
-def rank_biased_precision(retrieved: Iterable, relevant: Any, *, p: float = 0.8,
+def rank_biased_precision(retrieved: Iterable, relevant: Any, *, p: float = RBP_P,
                           relevance_level: float = 1) -> float:
-    r"""Rank-biased precision: :math:`(1 - p) \sum_i \mathrm{rel}_i \, p^{i-1}`.
+    r"""Rank-biased precision of relevant-or-not chunks:
+    :math:`(1 - p) \sum_i \mathrm{rel}_i \, p^{i-1}`.
 
     A reader looks at rank 1, and goes on from each rank to the next with probability
     ``p`` (persistence); RBP is the expected share of relevant chunks among those read.
-    It needs no cut-off and no count of relevant chunks.
+    It needs no cut-off and no count of relevant chunks. This is
+    :func:`ragmetrics.metrics.reference.rbp` on the chunks at ``relevance_level`` or
+    above, each counting 1 (``rbp`` itself weighs each chunk by its grade).
 
+    Parameters
+    ----------
+    retrieved, relevant, relevance_level
+        As in :func:`ragmetrics.teaching.precision_recall_curve`.
+    p : float, default RBP_P (0.9, the ``rbp`` metric's)
+        The persistence, strictly between 0 and 1.
+
+    Examples
+    --------
     >>> round(rank_biased_precision(["a", "x", "b"], {"a", "b"}, p=0.5), 4)  # 0.5 (1 + 0.25)
     0.625
     """
     if not (isinstance(p, int | float) and 0 < p < 1):
         raise InputValueError(f"p (persistence) must be between 0 and 1, exclusive; got {p!r}")
     level = check_relevance_level(relevance_level)
-    grades = as_grades(relevant)
-    ranking = as_ranking(retrieved, duplicates="error")
-    return (1 - p) * sum(p ** i for i, doc in enumerate(ranking) if grades.get(doc, 0) >= level)
+    ranking, grades = as_query(retrieved, relevant, duplicates="error")
+    return rbp(ranking, {doc for doc, grade in grades.items() if grade >= level}, p=p)
 
 
-def discount_curves(depth: int = 20, *, k: int = 10, p: float = 0.8) -> pd.DataFrame:
+def discount_curves(depth: int = 20, *, k: int = 10, p: float = RBP_P) -> pd.DataFrame:
     """What a single relevant chunk at rank i = 1 .. ``depth`` is worth to each metric.
+
+    Parameters
+    ----------
+    depth : int, default 20
+        The deepest rank shown.
+    k : int, default 10
+        The cut-off of nDCG@k, Precision@k and hit rate@k.
+    p : float, default RBP_P (0.9)
+        RBP's persistence: by default the ``rbp`` metric's own, so the column is what
+        ``evaluate(run, qrels, ["rbp"])`` gives; another ``p`` names itself in the
+        column (``"RBP(p=0.5)"``).
 
     Examples
     --------

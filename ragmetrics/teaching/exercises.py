@@ -29,15 +29,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import InputValueError
-from ..metrics.reference import (
-    average_precision,
-    hit_rate_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
-)
+from ..metrics.gains import dcg, grade_gain
+from ..metrics.registry import METRICS
 
 __all__ = [
     "EXERCISE_METRICS",
@@ -121,18 +114,10 @@ class Exercise:
 
     @property
     def answer(self) -> float:
-        """The right value, computed by ragmetrics."""
-        ranking, relevant, k = list(self.ranking), dict(self.relevant), self.k
-        compute = {
-            "recall": lambda: recall_at_k(ranking, relevant, k),
-            "precision": lambda: precision_at_k(ranking, relevant, k),
-            "hit_rate": lambda: hit_rate_at_k(ranking, relevant, k),
-            "rr": lambda: reciprocal_rank(ranking, relevant, k),
-            "ndcg": lambda: ndcg_at_k(ranking, relevant, k),
-            "ap": lambda: average_precision(ranking, relevant),
-            "r_precision": lambda: r_precision(ranking, relevant),
-        }
-        return float(compute[self.metric]())
+        """The right value, computed by ragmetrics: the metric table's per-query function
+        (:meth:`ragmetrics.MetricInfo.score_one`; ``k`` None reads the whole ranking)."""
+        return float(METRICS[self.metric].score_one(list(self.ranking), dict(self.relevant),
+                                                    self.k))
 
     def rows(self) -> list[dict]:
         """The ranking as a learner sees it: rank, chunk, grade (0 = not relevant)."""
@@ -383,21 +368,20 @@ def _explain_first_hit(ex: Exercise) -> Explanation:
 
 def _explain_ndcg(ex: Exercise) -> Explanation:
     k = ex.k
-    rows, dcg = [], 0.0
-    for rank, doc in enumerate(ex.ranking[:k], start=1):
-        gain = ex.relevant.get(doc, 0)
+    gains = [grade_gain(ex.relevant.get(doc, 0), "linear") for doc in ex.ranking[:k]]
+    rows = []
+    for rank, (doc, gain) in enumerate(zip(ex.ranking[:k], gains, strict=True), start=1):
         discount = math.log2(rank + 1)
-        dcg += gain / discount
         rows.append((str(rank), doc, f"{gain:g}", f"{discount:.4f}", f"{gain / discount:.4f}",
-                     f"{dcg:.4f}"))
+                     f"{dcg(gains[:rank]):.4f}"))
     ideal = sorted(ex.relevant.values(), reverse=True)[:k]
-    idcg = sum(g / math.log2(r + 1) for r, g in enumerate(ideal, start=1))
+    total, idcg = dcg(gains), dcg(ideal)
     terms = " + ".join(f"{g:g}/log2({r + 1})" for r, g in enumerate(ideal, start=1))
     lines = [
-        f"DCG@{k} = sum of gain / log2(rank + 1) over the top {k} = {dcg:.4f}.",
+        f"DCG@{k} = sum of gain / log2(rank + 1) over the top {k} = {total:.4f}.",
         (f"Ideal DCG@{k}: every relevant chunk (retrieved or not), best grade first: "
          f"{terms} = {idcg:.4f}."),
-        f"{ex.label} = {dcg:.4f} / {idcg:.4f} = {dcg / idcg:.4f}",
+        f"{ex.label} = {total:.4f} / {idcg:.4f} = {total / idcg:.4f}",
     ]
     columns = ("rank", "chunk", "gain", "log2(rank + 1)", "gain / discount", "DCG so far")
     return Explanation(columns, tuple(rows), tuple(lines))

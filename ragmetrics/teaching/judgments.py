@@ -8,7 +8,10 @@ functions take runs and judgments as DataFrames (``query_id``, ``doc_id``, and `
 ``score`` / ``relevance``), as :func:`ragmetrics.evaluate` does.
 
 :func:`cohen_kappa` is :func:`ragmetrics.audits.cohen_kappa`, the one definition that
-``ragmetrics audit`` uses too: taught here and used there, it gives the same number.
+``ragmetrics audit`` uses too: taught here and used there, it gives the same number (NaN
+where kappa is 0 / 0, e.g. one label throughout). :func:`judged_at_k_per_query` is the
+metric table's Judged@k (:func:`ragmetrics.metrics.reference.judged_at_k`), query by
+query.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from .._moved import renamed
 from ..audits.agreement import cohen_kappa
 from ..errors import InputValueError
+from ..metrics import reference
 from ..validation import check_k
 
 __all__ = [
     "cohen_kappa",
     "condensed_run",
-    "judged_at_k",
+    "judged_at_k_per_query",
     "pool",
     "restrict_judgments",
     "simulated_assessor",
@@ -89,22 +94,45 @@ def restrict_judgments(qrels: pd.DataFrame, pooled: pd.DataFrame) -> pd.DataFram
     return graded
 
 
-def judged_at_k(run: pd.DataFrame, judged: pd.DataFrame, k: int) -> pd.Series:
-    """Per query, the share of the run's top ``k`` docs that have a judgment (any grade,
-    0 included): ir_measures' ``Judged@k``. A low value means the metrics rest on guesses.
+def judged_at_k_per_query(run: pd.DataFrame, judged: pd.DataFrame, k: int) -> pd.Series:
+    """Per query of the run, the share of its top ``k`` docs that have a judgment (any
+    grade, 0 included): ir_measures' ``Judged@k``, the metric table's ``judged@k``
+    (:func:`ragmetrics.metrics.reference.judged_at_k` on each query's ranking). A low
+    value means the metrics rest on guesses.
 
+    Parameters
+    ----------
+    run : DataFrame
+        ``query_id``, ``doc_id``, and ``rank`` or ``score`` (:func:`top_k` orders it);
+        each doc once per query.
+    judged : DataFrame
+        ``query_id``, ``doc_id``: the judged docs, at any grade.
+    k : int
+        The cut-off; an empty slot (a ranking shorter than ``k``) is not judged.
+
+    Returns
+    -------
+    Series
+        Index ``query_id`` (the run's queries, sorted), one float each.
+
+    Examples
+    --------
     >>> run = pd.DataFrame({"query_id": "q", "doc_id": ["x", "y", "z"], "rank": [1, 2, 3]})
     >>> judged = pd.DataFrame({"query_id": ["q"], "doc_id": ["y"], "relevance": [0]})
-    >>> judged_at_k(run, judged, 2).round(2).to_dict()
+    >>> judged_at_k_per_query(run, judged, 2).round(2).to_dict()
     {'q': 0.5}
     """
     k = check_k(k)
-    head = top_k(run, k)
-    known = set(zip(judged["query_id"], judged["doc_id"], strict=True))
-    flags = [(q, d) in known for q, d in zip(head["query_id"], head["doc_id"], strict=True)]
-    share = pd.Series(flags, index=head["query_id"].to_numpy()).groupby(level=0).sum() / k
+    known = judged.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict()
+    head = top_k(run, k).groupby("query_id", sort=True)["doc_id"]
+    share = pd.Series({query: reference.judged_at_k(docs.tolist(), known.get(query, set()), k)
+                       for query, docs in head}, dtype=float)
     share.index.name = "query_id"
-    return share.astype(float)
+    return share
+
+
+def __getattr__(name: str):
+    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
 
 
 def condensed_run(run: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:

@@ -2,8 +2,9 @@
 
 A teaching table, not a metric engine: :func:`ndcg_table` lays out, for one query, the
 gain, the discount and the ideal gain of every rank, so that a learner can check each
-step of nDCG@k by hand. Its totals equal :func:`ragmetrics.dcg_at_k` and
-:func:`ragmetrics.ndcg_at_k`.
+step of nDCG@k by hand. The gain rule and the sum are the metric core's
+(:func:`ragmetrics.metrics.gains.grade_gain`, :func:`ragmetrics.metrics.gains.dcg`), so
+its totals equal :func:`ragmetrics.dcg_at_k` and :func:`ragmetrics.ndcg_at_k`.
 """
 
 from __future__ import annotations
@@ -15,22 +16,10 @@ from typing import Any
 import pandas as pd
 
 from ..conventions import DUPLICATE_POLICIES, GAIN_POLICIES
-from ..validation import (
-    as_grades,
-    as_ranking,
-    check_choice,
-    check_id_kinds,
-    check_k,
-    check_total_gain,
-)
+from ..metrics.gains import dcg, grade_gain
+from ..validation import as_query, check_choice, check_k, check_total_gain
 
 __all__ = ["ndcg_table"]
-
-
-def _gain(grade: float, gain: str) -> float:
-    if grade <= 0:  # negative grades ("judged harmful") add no gain
-        return 0.0
-    return grade if gain == "linear" else 2.0**grade - 1.0
 
 
 def ndcg_table(
@@ -88,16 +77,14 @@ def ndcg_table(
     k = check_k(k)
     check_choice(gain, GAIN_POLICIES, "gain")
     check_choice(duplicates, DUPLICATE_POLICIES, "duplicates")
-    judged = as_grades(relevant)
-    ranking = as_ranking(retrieved, duplicates=duplicates)
-    check_id_kinds(ranking, judged)
+    ranking, judged = as_query(retrieved, relevant, duplicates=duplicates)
     check_total_gain(judged.values(), gain)
     discounts = [math.log2(rank + 1) for rank in range(1, k + 1)]
     doc_ids = ranking[:k] + [None] * max(0, k - len(ranking))
     grades = [0.0 if doc is None else judged.get(doc, 0.0) for doc in doc_ids]
-    gains = [_gain(g, gain) for g in grades]
+    gains = [grade_gain(g, gain) for g in grades]
     discounted = [g / d for g, d in zip(gains, discounts, strict=True)]
-    ideal = sorted((_gain(g, gain) for g in judged.values()), reverse=True)[:k]
+    ideal = sorted((grade_gain(g, gain) for g in judged.values()), reverse=True)[:k]
     ideal += [0.0] * (k - len(ideal))
     ideal_discounted = [g / d for g, d in zip(ideal, discounts, strict=True)]
 
@@ -113,6 +100,7 @@ def ndcg_table(
         },
     )
     table.index = pd.RangeIndex(1, k + 1, name="rank")
-    dcg, idcg = math.fsum(discounted), math.fsum(ideal_discounted)
-    table.attrs.update(dcg=dcg, idcg=idcg, ndcg=dcg / idcg if idcg > 0 else 0.0)
+    total, ideal_total = dcg(gains), dcg(ideal)  # the sums of the two discounted columns
+    table.attrs.update(dcg=total, idcg=ideal_total,
+                       ndcg=total / ideal_total if ideal_total > 0 else 0.0)
     return table

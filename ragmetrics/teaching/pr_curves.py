@@ -7,17 +7,26 @@ least r; the **11-point average** averages it at r = 0.0, 0.1, ..., 1.0. Average
 precision is the area under the (uninterpolated) curve: each relevant chunk adds its
 precision times the step in recall it makes, 1/R.
 
-The definitions are trec_eval's (``iprec_at_recall``, ``11pt_avg``, ``map``, ``Rprec``):
-only retrieved chunks give points, a relevant chunk never retrieved lowers recall (it
-counts in R), and a recall level the ranking never reaches has interpolated precision 0.
-``tests/teaching/test_pr_curves.py`` checks them against pytrec_eval.
+This module draws and explains; it defines none of these numbers. The points are the
+curves over k (:func:`ragmetrics.metrics_over_k`), and interpolated precision, the
+11-point average, AP and R-precision are the metric table's own per-query functions
+(:func:`ragmetrics.metrics.reference.iprec_at_recall`,
+:func:`~ragmetrics.metrics.reference.eleven_point_average`,
+:func:`~ragmetrics.metrics.reference.average_precision`,
+:func:`~ragmetrics.metrics.reference.r_precision`): the numbers of
+``evaluate(run, qrels, ["iprec_at_recall@0.3", "11pt_avg", "map", "r_precision"])``.
+They are trec_eval's definitions: only retrieved chunks give points, a relevant chunk
+never retrieved lowers recall (it counts in R), and a recall level the ranking never
+reaches has interpolated precision 0. ``tests/teaching/test_pr_curves.py`` checks them against
+pytrec_eval.
 
 One convention needs saying: trec_eval does not compare recall with the level. It turns
-the level r into a number of relevant chunks, ``floor(r * R + 0.9)`` (so that its 11 levels
-give the cut-offs of historical implementations), and takes the best precision from the
-rank of that relevant chunk on. With R = 3, level 0.7 needs floor(2.1 + 0.9) = 2 chunks in
-floating point (0.7 * 3 is 2.0999...), recall 0.667: a little below 0.7. ``rule="textbook"``
-compares recall with the level exactly (recall >= r), as the textbook defines it.
+the level r into a number of relevant chunks, ``round(r * R)`` (halves up; at least 1),
+and takes the best precision from the rank of that relevant chunk on. (trec_eval 9, and
+pytrec_eval, which runs it, took ``floor(r * R + 0.9)``; trec_eval 10 rounds, and so does
+ragmetrics.) With R = 3, level 0.7 needs round(2.1) = 2 chunks: recall 0.667, a little
+below 0.7. ``rule="textbook"`` compares recall with the level exactly (recall >= r), as
+the textbook defines it: the one definition written here, to show the difference.
 """
 
 from __future__ import annotations
@@ -30,13 +39,9 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputValueError
-from ..validation import (
-    as_grades,
-    as_ranking,
-    check_choice,
-    check_id_kinds,
-    check_relevance_level,
-)
+from ..evaluation.curves import metric_curves
+from ..metrics import interpolated, reference
+from ..validation import as_query, check_choice, check_relevance_level
 
 __all__ = [
     "ELEVEN_POINTS",
@@ -46,8 +51,9 @@ __all__ = [
     "precision_recall_curve",
 ]
 
-#: trec_eval's recall levels for ``iprec_at_recall`` and ``11pt_avg``.
-ELEVEN_POINTS = tuple(i / 10 for i in range(11))
+#: trec_eval's recall levels for ``iprec_at_recall`` and ``11pt_avg``: 0.0, 0.1, ..., 1.0
+#: (the metric table's, :data:`ragmetrics.metrics.interpolated.ELEVEN_POINTS`).
+ELEVEN_POINTS = interpolated.ELEVEN_POINTS
 
 
 @dataclass(frozen=True)
@@ -68,23 +74,29 @@ class PrecisionRecallCurve:
     relevant: tuple[bool, ...]
     n_relevant: int
 
+    def _query(self) -> tuple[list[int], set[int]]:
+        """The ranking and its golden set as the per-query functions read them: rank
+        positions as ids, the relevant chunks never retrieved as ids below 0."""
+        hits = {rank for rank, hit in enumerate(self.relevant) if hit}
+        missing = range(-1, -1 - (self.n_relevant - len(hits)), -1)
+        return list(range(len(self.ranking))), hits | set(missing)
+
+    def _over_k(self, metric: str) -> list[float]:
+        if not self.ranking:
+            return []
+        ranks, golden = self._query()
+        return metric_curves(ranks, golden, range(1, len(ranks) + 1), metrics=[metric])[
+            metric].tolist()
+
     @property
     def precision(self) -> list[float]:
         """Precision@i for i = 1 .. len(ranking)."""
-        found, out = 0, []
-        for rank, hit in enumerate(self.relevant, start=1):
-            found += hit
-            out.append(found / rank)
-        return out
+        return self._over_k("precision")
 
     @property
     def recall(self) -> list[float]:
         """Recall@i for i = 1 .. len(ranking) (0 everywhere if R = 0)."""
-        found, out = 0, []
-        for hit in self.relevant:
-            found += hit
-            out.append(found / self.n_relevant if self.n_relevant else 0.0)
-        return out
+        return self._over_k("recall")
 
     def points(self) -> pd.DataFrame:
         """One row per rank: doc, relevant, precision, recall."""
@@ -98,47 +110,44 @@ class PrecisionRecallCurve:
         """The highest precision at any rank from where the ranking reaches recall
         ``level`` on; 0 if it never does.
 
-        ``rule="trec_eval"`` (the default) reaches level r at the ``floor(r * R + 0.9)``-th
-        relevant chunk, as trec_eval's ``iprec_at_recall``; ``rule="textbook"`` at the
-        first rank whose recall is at least r.
+        ``rule="trec_eval"`` (the default) reaches level r at the ``round(r * R)``-th
+        relevant chunk (at least the first), as trec_eval's ``iprec_at_recall``:
+        :func:`ragmetrics.metrics.reference.iprec_at_recall`. ``rule="textbook"``
+        reaches it at the first rank whose recall is at least r.
         """
         if not (isinstance(level, int | float) and 0 <= level <= 1):
             raise InputValueError(f"a recall level must be between 0 and 1; got {level!r}")
         check_choice(rule, ("trec_eval", "textbook"), "rule")
-        precision, relevant = self.precision, self.relevant
-        hits = [i for i, hit in enumerate(relevant) if hit]  # 0-based ranks of the hits
         if rule == "trec_eval":
-            needed = int(level * self.n_relevant + 0.9)  # C's (long) cast: truncation
-        else:
-            needed = next((j + 1 for j in range(len(hits))
-                           if (j + 1) / self.n_relevant >= level), len(hits) + 1)
+            return reference.iprec_at_recall(*self._query(), level)
+        precision, hits = self.precision, [i for i, hit in enumerate(self.relevant) if hit]
+        needed = next((j + 1 for j in range(len(hits))
+                       if (j + 1) / self.n_relevant >= level), len(hits) + 1)
         if needed > len(hits):
             return 0.0
-        start = hits[needed - 1] if needed > 0 else 0
-        return max(precision[start:], default=0.0)
+        return max(precision[hits[needed - 1]:])
 
     def eleven_points(self, *, rule: str = "trec_eval") -> dict[float, float]:
         """Interpolated precision at recall 0.0, 0.1, ..., 1.0 (trec_eval's iprec_at_recall)."""
         return {level: self.interpolated(level, rule=rule) for level in ELEVEN_POINTS}
 
     def eleven_point_average(self, *, rule: str = "trec_eval") -> float:
-        """The mean of :meth:`eleven_points` (trec_eval's ``11pt_avg``)."""
+        """The mean of :meth:`eleven_points`: trec_eval's ``11pt_avg``
+        (:func:`ragmetrics.metrics.reference.eleven_point_average`) under its rule."""
+        if rule == "trec_eval":
+            return reference.eleven_point_average(*self._query())
         return math.fsum(self.eleven_points(rule=rule).values()) / len(ELEVEN_POINTS)
 
     def area(self) -> float:
         """The area under the step curve: the sum over relevant ranks of precision times
         the step in recall (1/R). It is average precision (trec_eval's ``map`` for one
-        query)."""
-        if not self.n_relevant:
-            return 0.0
-        return math.fsum(p / self.n_relevant
-                         for p, hit in zip(self.precision, self.relevant, strict=True) if hit)
+        query): :func:`ragmetrics.metrics.reference.average_precision`."""
+        return reference.average_precision(*self._query())
 
     def r_precision(self) -> float:
-        """Precision at rank R: where the curve crosses precision = recall."""
-        if not self.n_relevant:
-            return 0.0
-        return sum(self.relevant[: self.n_relevant]) / self.n_relevant
+        """Precision at rank R, where the curve crosses precision = recall
+        (:func:`ragmetrics.metrics.reference.r_precision`)."""
+        return reference.r_precision(*self._query())
 
 
 def precision_recall_curve(
@@ -166,15 +175,13 @@ def precision_recall_curve(
     3         b      True     0.6667    0.50
     4         y     False     0.5000    0.50
     5         c      True     0.6000    0.75
-    >>> round(curve.interpolated(0.3), 4), curve.interpolated(0.8)
+    >>> round(curve.interpolated(0.4), 4), curve.interpolated(0.9)  # the 2nd hit; a 4th
     (0.6667, 0.0)
     >>> round(curve.area(), 4)  # (1 + 2/3 + 3/5) / 4: average precision
     0.5667
     """
     level = check_relevance_level(relevance_level)
-    ranking = as_ranking(retrieved, duplicates="error")
-    grades = as_grades(relevant)
-    check_id_kinds(ranking, grades)
+    ranking, grades = as_query(retrieved, relevant, duplicates="error")
     relevant_ids = {d for d, g in grades.items() if g >= level}
     return PrecisionRecallCurve(tuple(ranking), tuple(d in relevant_ids for d in ranking),
                                 len(relevant_ids))
@@ -199,8 +206,8 @@ def eleven_point_average(retrieved: Iterable, relevant: Any, *, relevance_level:
                          ) -> float:
     """The 11-point interpolated average precision (trec_eval's ``11pt_avg``).
 
-    >>> round(eleven_point_average(["a", "x", "b"], {"a", "b"}), 4)  # 6 x 1.0, 5 x 2/3
-    0.8485
+    >>> round(eleven_point_average(["a", "x", "b"], {"a", "b"}), 4)  # 8 x 1.0, 3 x 2/3
+    0.9091
     """
     return precision_recall_curve(retrieved, relevant,
                                   relevance_level=relevance_level).eleven_point_average()

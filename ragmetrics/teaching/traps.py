@@ -24,22 +24,18 @@ class Trap:
 
     Attributes
     ----------
-    name : str
-        Short id, e.g. ``"high_ndcg_low_recall"``.
-    title : str
-        The trap in a few words, e.g. "High nDCG, low recall".
-    story : str
-        One line: what the system did.
+    name, title, story : str
+        Its short id (``"high_ndcg_low_recall"``), the trap in a few words ("High nDCG,
+        low recall"), and one line on what the system did.
     retrieved : tuple of str
         Chunk ids in rank order, best first.
     relevant : tuple of str
         The golden set, in a fixed order (so plots and listings are the same every run).
     k : int
         The cut-off the team reports.
-    looks_fine : str
-        The metric that looks fine, as :func:`ragmetrics.evaluate` names it (``"ndcg@10"``).
-    reveals : str
-        The metric that reveals the problem (``"recall@10"``).
+    looks_fine, reveals : str
+        The metric that looks fine and the one that reveals the problem, as
+        :func:`ragmetrics.evaluate` names them (``"ndcg@10"``, ``"recall@10"``).
     lesson : str
         What the pair of numbers says, in one line.
     """

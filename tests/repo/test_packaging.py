@@ -40,6 +40,7 @@ def test_the_wheel_carries_the_code_the_assets_and_the_data(dist):
         "ragmetrics/widgets/board.js",
         "ragmetrics/widgets/theme.css",
         "ragmetrics/_data/article_examples.jsonl",
+        "ragmetrics/_data/errata.jsonl",
         "ragmetrics/_data/support_demo/golden.csv",
         "ragmetrics/_data/squad2_dev/README.md",
     ):

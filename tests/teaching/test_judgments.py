@@ -7,12 +7,14 @@ import math
 import pandas as pd
 import pytest
 
-from ragmetrics import audits
+from ragmetrics import audits, evaluate
+from ragmetrics.metrics.registry import MetricSpec
 from ragmetrics.teaching import (
+    RBP_P,
     cohen_kappa,
     condensed_run,
     discount_curves,
-    judged_at_k,
+    judged_at_k_per_query,
     pool,
     rank_biased_precision,
     restrict_judgments,
@@ -47,9 +49,28 @@ def test_restricted_judgments_judge_every_pooled_doc_and_nothing_else():
 
 def test_judged_at_k_and_the_condensed_list():
     judged = restrict_judgments(QRELS, pool({"a": RUN_A}, 1))
-    assert judged_at_k(RUN_A, judged, 2).to_dict() == {"q": 0.5, "r": 0.5}
+    assert judged_at_k_per_query(RUN_A, judged, 2).to_dict() == {"q": 0.5, "r": 0.5}
     condensed = condensed_run(RUN_A, judged)
     assert condensed[["query_id", "doc_id", "rank"]].values.tolist() == [["q", "x", 1], ["r", "u", 1]]
+    # Past the ranking's end an empty slot is not judged (r has 2 docs); a query nobody
+    # judged scores 0; each value is the metric table's judged@k of that query.
+    judged = restrict_judgments(QRELS, pool({"a": RUN_A[RUN_A["query_id"] == "q"]}, 3))
+    share = judged_at_k_per_query(RUN_A, judged, 4)
+    assert share.to_dict() == {"q": 0.75, "r": 0.0}
+    assert share.index.name == "query_id"
+    ranking = ["x", "y", "z"]
+    assert share["q"] == evaluate({"q": ranking}, {"q": dict.fromkeys(ranking, 1)},
+                                  ["judged@4"]).per_query.at["q", "judged@4"]
+
+
+def test_the_old_judged_at_k_name_warns_and_gives_the_new_function():
+    import ragmetrics.teaching
+    import ragmetrics.teaching.judgments
+
+    for module in (ragmetrics.teaching, ragmetrics.teaching.judgments):
+        with pytest.warns(DeprecationWarning, match=rf"{module.__name__}.judged_at_k is now "
+                          r"ragmetrics.teaching.judgments.judged_at_k_per_query"):
+            assert module.judged_at_k is judged_at_k_per_query
 
 
 def test_kappa_by_hand_and_at_its_limits():
@@ -117,6 +138,19 @@ def test_rbp_and_the_discount_curves():
     assert math.isclose(rank_biased_precision(["a", "x", "b"], {"a", "b"}, p=0.5), 0.5 * 1.25)
     with pytest.raises(ValueError, match="persistence"):
         rank_biased_precision(["a"], {"a"}, p=1.0)
+    # A grade counts 1 at the relevance level and 0 below it (rbp would weigh it 2/2, 1/2).
+    graded = {"a": 2, "b": 1}
+    assert rank_biased_precision(["b", "a"], graded, p=0.5, relevance_level=2) == 0.25
+    assert rank_biased_precision(["b", "a"], graded, p=0.5) == 0.75
+    # By default the curve's p is the rbp metric's, and its column is evaluate's number.
+    assert RBP_P == 0.9 == MetricSpec("rbp").arguments["p"]
+    default = discount_curves(6, k=5)
+    for rank in range(1, 7):
+        ranking = [f"m{i}" for i in range(1, rank)] + ["hit"]
+        value = evaluate({"q": ranking}, {"q": {"hit": 1}}, ["rbp"]).summary["rbp"]
+        assert default.loc[rank, "RBP(p=0.9)"] == pytest.approx(value, abs=1e-15)
+        assert default.loc[rank, "RBP(p=0.9)"] == pytest.approx(0.1 * 0.9 ** (rank - 1),
+                                                                 abs=1e-15)
     curves = discount_curves(12, k=10, p=0.8)
     assert math.isclose(curves.loc[3, "nDCG@10"], 0.5)
     assert math.isclose(curves.loc[4, "RR"], 0.25)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from ragmetrics.audits import (
     audit,
     cohen_kappa,
-    judged_at_k,
+    judged_at_k_by_system,
     judged_pairs,
     judgment_agreement,
     kendall_tau,
@@ -242,18 +242,32 @@ def test_system_rankings_follow_the_judgments(perturbed):
 def test_judged_at_k_by_hand_and_against_ir_measures(support_demo):
     qrels = {"q1": {"d1": 2, "d2": 0, "d3": -1}, "q2": {"d4": 1}}
     run = {"q1": ["d1", "d3", "x", "d2"], "q2": ["y"]}
-    frame = judged_at_k({"r": run}, qrels, k=4)
+    frame = judged_at_k_by_system({"r": run}, qrels, k=4)
     # q1: d1, d2 judged of 4 (d3's -1 is unjudged) = 0.5; q2: 0 of 4.
     assert frame.loc["r", "judged@4"] == pytest.approx(0.25)
     assert frame.loc["r", "hole@4"] == pytest.approx(0.75)
     ir_measures = pytest.importorskip("ir_measures")
     golden, runs = support_demo
-    ours = judged_at_k(runs, golden, k=10)
+    ours = judged_at_k_by_system(runs, golden, k=10)
     for name, frame in runs.items():
         run_frame = frame.rename(columns={"score": "score"})[["query_id", "doc_id", "score"]]
         qrels_frame = golden.rename(columns={"relevance": "relevance"})
         theirs = ir_measures.calc_aggregate([ir_measures.Judged @ 10], qrels_frame, run_frame)
         assert ours.loc[name, "judged@10"] == pytest.approx(theirs[ir_measures.Judged @ 10])
+
+
+def test_the_old_judged_at_k_names_warn_and_give_the_new_functions():
+    import ragmetrics.audits
+    import ragmetrics.audits.rankings
+    import ragmetrics.metrics.judged
+
+    for module, new in ((ragmetrics.audits, judged_at_k_by_system),
+                        (ragmetrics.audits.rankings, judged_at_k_by_system),
+                        (ragmetrics.metrics.judged, ragmetrics.metrics.judged.judged_share)):
+        with pytest.warns(DeprecationWarning, match=rf"{module.__name__}.judged_at_k is now"):
+            assert module.judged_at_k is new
+    with pytest.raises(AttributeError, match="no attribute 'judged_at_n'"):
+        ragmetrics.audits.judged_at_n  # noqa: B018
 
 
 def test_audit_command(perturbed, tmp_path, capsys):

@@ -494,3 +494,16 @@ def test_cut_offs_past_the_cached_discounts_agree():
     table = ndcg_table(ranking, relevant, 1100)
     assert table.loc[1100, "discount"] == math.log2(1101)
     assert table.attrs["dcg"] == dcg_at_k(ranking, relevant, 1100)
+
+
+def test_metrics_over_k_takes_metric_curves_conventions_and_names_an_unknown_one():
+    ranking, golden = ["a", "x", "b"], {"a": 2, "b": 1}
+    options = {"gain": "exponential", "relevance_level": 2, "empty_relevant": "zero",
+               "duplicates": "keep_first"}
+    frame = metrics_over_k(ranking, golden, [1, 3], metrics=["ndcg", "recall"], **options)
+    curves = metric_curves(ranking, golden, [1, 3], metrics=["ndcg", "recall"], **options)
+    assert frame.to_numpy().T.tolist() == curves.values.tolist()
+    assert frame["recall"].tolist() == [1.0, 1.0]  # only "a" reaches level 2
+    with pytest.raises(TypeError, match=r"^metrics_over_k\(\) got an unexpected keyword "
+                       r"argument 'gian'; its conventions are gain, relevance_level"):
+        metrics_over_k(ranking, golden, [1], gian="linear")
