@@ -18,7 +18,7 @@ import importlib.util
 import sys
 import warnings
 
-__all__ = ["MOVED_MODULES", "RENAMED", "MovedFinder", "install", "renamed"]
+__all__ = ["MOVED_MODULES", "RENAMED", "MovedFinder", "install", "renamed", "renamed_in"]
 
 #: ``{old dotted path: (new module, ...)}``: an old path whose names now live in several
 #: modules lists each.
@@ -88,6 +88,16 @@ def renamed(package: str, name: str):
     module, new = RENAMED[package, name]
     _warn(f"{package}.{name}", f"{module}.{new}")
     return getattr(importlib.import_module(module), new)
+
+
+def renamed_in(package: str):
+    """A module ``__getattr__`` for ``package`` that answers its old names
+    (``__getattr__ = renamed_in(__name__)``), through :func:`renamed`."""
+
+    def __getattr__(name: str):
+        return renamed(package, name)
+
+    return __getattr__
 
 
 def install() -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .._moved import renamed
+from .._moved import renamed_in
 from ..errors import InputValueError
 from .agreement import (
     ALPHA_LEVELS,
@@ -170,6 +170,5 @@ def audit(qrels_a, qrels_b, runs: Mapping | None = None, *, metric: str = "ndcg@
     return JudgmentAudit(agreement=agreement, rankings=rankings, kendall_tau=tau, rbo=rbo,
                          judged=judged, metric=metric, k=k, p=p)
 
-
-def __getattr__(name: str):
-    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
+# Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
+__getattr__ = renamed_in(__name__)

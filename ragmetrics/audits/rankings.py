@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._moved import renamed
+from .._moved import renamed_in
 from ..errors import (
     CoverageWarning,
     EmptyRelevantWarning,
@@ -227,6 +227,5 @@ def judged_at_k_by_system(runs: Mapping, qrels, k: int = 10, **conventions) -> p
     frame[f"hole@{k}"] = 1.0 - frame[f"judged@{k}"]
     return frame
 
-
-def __getattr__(name: str):
-    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
+# Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
+__getattr__ = renamed_in(__name__)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._moved import renamed
+from .._moved import renamed_in
 from .ranked import RankedJudgments
 from .ties import before_block, blocks_of
 from .ties_counted import expected_infap_terms
@@ -184,6 +184,5 @@ def relstring(r: RankedJudgments, k, *, length: int = 10) -> np.ndarray:
     parts = text.tobytes().decode("ascii").split("\n")[: r.n_queries]
     return np.array(parts, dtype=object)
 
-
-def __getattr__(name: str):
-    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
+# Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
+__getattr__ = renamed_in(__name__)

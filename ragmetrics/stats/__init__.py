@@ -62,7 +62,7 @@ The modules, each with one job (the flow runs down the list):
 names still work, with a DeprecationWarning (:mod:`ragmetrics._moved`).
 """
 
-from .._moved import renamed
+from .._moved import renamed_in
 from .arguments import MIN_QUERIES, sample_size_warnings
 from .corrections import CORRECTIONS, Correction, adjust_p_values, benjamini_hochberg, holm
 from .effect_size import EffectSize, paired_effect_size
@@ -120,6 +120,5 @@ __all__ = [
     "student_t_cdf",
 ]
 
-
-def __getattr__(name: str):
-    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
+# Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
+__getattr__ = renamed_in(__name__)

@@ -7,7 +7,7 @@ The data files live once, in the repository's ``data/`` folder, and inside an in
 wheel (:mod:`~ragmetrics.datafiles`).
 """
 
-from .._moved import renamed
+from .._moved import renamed_in
 from .budget import chunks_that_fit
 from .discounts import RBP_P, discount_curves, rank_biased_precision
 from .errata import ERRATA, Erratum, errata_markdown
@@ -81,6 +81,5 @@ __all__ = [
     "trap_scenarios",
 ]
 
-
-def __getattr__(name: str):
-    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
+# Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
+__getattr__ = renamed_in(__name__)

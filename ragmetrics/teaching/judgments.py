@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from .._moved import renamed
+from .._moved import renamed_in
 from ..audits.agreement import cohen_kappa
 from ..errors import InputValueError
 from ..metrics import reference
@@ -130,9 +130,8 @@ def judged_at_k_per_query(run: pd.DataFrame, judged: pd.DataFrame, k: int) -> pd
     share.index.name = "query_id"
     return share
 
-
-def __getattr__(name: str):
-    return renamed(__name__, name)  # an old name, with a DeprecationWarning; else AttributeError
+# Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
+__getattr__ = renamed_in(__name__)
 
 
 def condensed_run(run: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
