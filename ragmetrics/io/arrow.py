@@ -14,6 +14,8 @@ first use; ``pyarrow`` itself is imported by pandas already.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -21,6 +23,7 @@ import pyarrow.compute as pc
 
 __all__ = [
     "InDoubt",
+    "RowLines",
     "any_byte",
     "arrow_array",
     "byte_set",
@@ -60,6 +63,25 @@ def memory_pool() -> pa.MemoryPool:
 
 class InDoubt(Exception):  # a signal between readers, never shown to a user
     """A fast parse cannot answer exactly: parse the file again by the definition."""
+
+
+class RowLines:
+    """The line of each row of a fast parse, found only when asked (an error needs it):
+    ``find()`` gives the lines of all ``n_rows`` rows from an index of the text, or None
+    if they cannot be told, which raises :class:`InDoubt`."""
+
+    def __init__(self, find: Callable[[], np.ndarray | None], n_rows: int) -> None:
+        self._find, self._n_rows, self._lines = find, n_rows, None
+
+    def __len__(self) -> int:
+        return self._n_rows
+
+    def __getitem__(self, rows):
+        if self._lines is None:
+            self._lines = self._find()
+            if self._lines is None:
+                raise InDoubt
+        return self._lines[rows]
 
 
 def arrow_array(values) -> pa.Array | pa.ChunkedArray | None:
