@@ -372,6 +372,7 @@ def read_delimited(
     keep: list[int] | None = None,
     coded: tuple[int, ...] = (),
     narrow: tuple[int, ...] = (),
+    longest: int = 0,
 ) -> list[pa.ChunkedArray] | None:
     """The fields of delimited text as large-string columns, or None if Arrow refuses it.
 
@@ -382,8 +383,9 @@ def read_delimited(
     (all by default); ``coded`` those to return dictionary-encoded (a column of few
     values, such as TREC's ``Q0``: 4 bytes a row instead of 8 and the text); ``narrow``
     those to return as ``string``, with 32-bit offsets (columns of numbers, whose text
-    goes once they are parsed: 4 bytes a row less to write). The caller checks that
-    ``data`` is UTF-8.
+    goes once they are parsed: 4 bytes a row less to write). Arrow refuses a record longer
+    than the blocks it reads (1 MiB): ``longest``, the length of the longest line, makes
+    them longer. The caller checks that ``data`` is UTF-8.
     """
     import pyarrow.csv as pcsv
 
@@ -392,7 +394,8 @@ def read_delimited(
     try:
         table = pcsv.read_csv(
             pa.BufferReader(data),
-            read_options=pcsv.ReadOptions(column_names=names),
+            read_options=pcsv.ReadOptions(column_names=names,
+                                          block_size=max(1 << 20, longest + 1)),
             parse_options=pcsv.ParseOptions(
                 delimiter=delimiter,
                 quote_char='"' if quoted else False,

@@ -263,7 +263,8 @@ def _split_lines(
                    strict=True)
         view = memoryview(text)
         text = b"".join(view[start:end] for start, end in keep)
-    columns = read_delimited(text, " ", n_fields, coded=_CODED, narrow=narrow)
+    columns = read_delimited(text, " ", n_fields, coded=_CODED, narrow=narrow,
+                             longest=int((ends - starts).max()))
     if columns is None or len(columns[0]) != len(rows):
         raise AssertionError("Arrow split the squeezed lines of a TREC file otherwise")
     return columns, lines, problem
