@@ -1,10 +1,11 @@
 """Columns as Arrow arrays: a file's text parsed in C++, with no Python object per value.
 
-The fast parsers of :mod:`ragmetrics.io.trec` and :mod:`ragmetrics.io.tables` hand their
+The parsers of :mod:`ragmetrics.io.trec` and :mod:`ragmetrics.io.tables` hand their
 columns over as Arrow arrays, which :mod:`ragmetrics.io.checks` checks with
-``pyarrow.compute``, by the same rules as any other column. A fast parse answers only when
-it is sure to give what the definition gives (the line scan, Python's ``csv`` and ``json``
-modules): whatever it cannot vouch for (a construct the two parsers could read
+``pyarrow.compute`` and NumPy, by the same rules as any other column; the line of a row
+is found only when an error needs it (:class:`RowLines`). A fast parse answers only when
+it is sure to give what the definition gives (Python's ``csv`` and ``json`` modules, the
+TREC line index): whatever it cannot vouch for (a construct the two parsers could read
 differently, a bad value it cannot place on a line) raises or returns :class:`InDoubt`,
 and the reader parses the file again by the definition, which finds and words the error.
 

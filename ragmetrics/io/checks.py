@@ -13,13 +13,14 @@ for both, and so are the messages:
   no fraction (``2`` or ``2.0``, never ``0.5``), not a number written as a string;
 - a **number** (a score) is finite; in a typed file a number, not a string.
 
-A column's values are a pandas Series (the definitional parsers: Python's ``csv`` and
-``json`` modules, the line scan) or an Arrow array (the fast parsers of
-:mod:`ragmetrics.io.arrow`, and Parquet). Each check has one rule per value, written
-once, and two ways to find the first value that breaks it: a vectorised one
-(``pyarrow.compute`` over Arrow arrays and Arrow-backed Series, pandas over NumPy
-columns) and a loop for columns of mixed Python values. Both word the problem with
-the same function of the bad value.
+A column's values are an Arrow array (every text column: TREC, CSV and TSV files are
+split by Arrow, or by Python's ``csv`` into Arrow strings; JSONL and Parquet read by
+Arrow) or a Series of Python values (JSONL read by Python's ``json``, Parquet values as
+Python objects, a caller's values). Each check is its rules, functions of one value that
+say what is wrong with it (the definition, and the wording of every message), and one
+vectorised way to find the first value that breaks them in an Arrow column
+(``pyarrow.compute`` and NumPy over its buffers); Python values are checked by the rules
+one at a time (:func:`_checked_column`), and the tests hold the two to one answer.
 
 A check returns the converted column, or a :class:`Bad` naming the first bad record
 and what is wrong with it; the reader turns that into a :class:`~ragmetrics.FormatError`
@@ -312,63 +313,58 @@ def _min_row(*rows: int | None) -> int | None:
 
 def check_integers(column: Column) -> np.ndarray | Bad:
     """An int64 column, or the first value that is not a 64-bit integer."""
-    values = column.values
     if not column.typed:
-        return integers_from_text(values, column.name)
-    array = arrow_array(values)
-    if array is not None:
-        return _arrow_integers(array, column.name)
-    bad = _first((i, _integer_problem(v, column.name)) for i, v in enumerate(values))
-    return bad if bad is not None else np.array([int(v) for v in values], dtype=np.int64)
+        return integers_from_text(column.values, column.name)
+    return _checked_column(column, _arrow_integers, (_integer_problem,), _integers)
 
 
 def check_numbers(column: Column) -> np.ndarray | Bad:
     """A float64 column of finite numbers, or the first value that is not one."""
-    values = column.values
     if not column.typed:
-        return numbers_from_text(values, column.name)
-    array = arrow_array(values)
-    if array is not None:
-        return _arrow_numbers(array, column.name)
-    bad = _first((i, _number_problem(v, column.name)) for i, v in enumerate(values))
-    if bad is not None:
-        return bad
-    return _exact_integers(np.array([float(v) for v in values], dtype=np.float64),
-                           lambda row: values.iloc[row], column.name)
+        return numbers_from_text(column.values, column.name)
+    return _checked_column(column, _arrow_numbers, (_number_problem,), _floats)
 
 
 def integers_from_text(values, name: str) -> np.ndarray | Bad:
     """Text column -> int64, or the first row that is not a 64-bit integer: the first
     that is not written as one (``[+-]?[0-9]+``), else the first beyond int64."""
-    array = arrow_array(values)
-    if array is not None:
-        return _arrow_integers_from_text(array, name)
-    bad = _first_by_rules(values, name, _not_integer_text, _beyond_int64)
-    return bad if bad is not None else np.array([int(v) for v in values], dtype=np.int64)
+    return _checked_column(Column(name, values, False), _arrow_integers_from_text,
+                           (_not_integer_text, _beyond_int64), _integers)
 
 
 def numbers_from_text(values, name: str) -> np.ndarray | Bad:
     """Text column -> float64, or the first row without a finite number: the first that
     is not written as one (``_DECIMAL``), else the first beyond float64, else the first
     whole number its float does not hold exactly."""
-    array = arrow_array(values)
+    return _checked_column(Column(name, values, False), _arrow_numbers_from_text,
+                           (_not_decimal_text, _beyond_float64), _floats)
+
+
+def _checked_column(column: Column, vectorized: Callable, rules: tuple[Callable, ...],
+                    convert: Callable) -> np.ndarray | Bad:
+    """A column checked by ``vectorized`` if it is held in Arrow, else value by value:
+    the first value that breaks the first of the ``rules`` (each a function of a value
+    and the column's name, giving the problem or None), else the second, ...; then the
+    values ``convert``-ed. The rules are the definition: the Arrow checks find the same
+    value and word it with them."""
+    array = arrow_array(column.values)
     if array is not None:
-        return _arrow_numbers_from_text(array, name)
-    bad = _first_by_rules(values, name, _not_decimal_text, _beyond_float64)
-    if bad is not None:
-        return bad
-    return _exact_integers(np.array([float(v) for v in values], dtype=np.float64),
-                           lambda row: values.iloc[row], name)
-
-
-def _first_by_rules(values, name: str, *rules: Callable) -> Bad | None:
-    """The first value that breaks the first rule, else the second, ...: the definition
-    of a text column's checks, one value at a time (the Arrow checks find the same)."""
+        return vectorized(array, column.name)
+    values = column.values
     for rule in rules:
-        bad = _first((i, rule(value, name)) for i, value in enumerate(values))
+        bad = _first((i, rule(value, column.name)) for i, value in enumerate(values))
         if bad is not None:
             return bad
-    return None
+    return convert(values, column.name)
+
+
+def _integers(values, name: str) -> np.ndarray:
+    return np.array([int(v) for v in values], dtype=np.int64)
+
+
+def _floats(values, name: str) -> np.ndarray | Bad:
+    return _exact_integers(np.array([float(v) for v in values], dtype=np.float64),
+                           lambda row: values.iloc[row], name)
 
 
 def _not_integer_text(value, name: str) -> str | None:

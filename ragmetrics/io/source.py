@@ -169,9 +169,9 @@ class Source:
     """A file's bytes, decompressed, and its text, decoded when first asked for.
 
     A fast parser reads :attr:`data` (the bytes, without a byte-order mark) and never
-    needs the text; the line scan and the error messages read :attr:`text` and
-    :meth:`lines` too, which raise
-    :class:`~ragmetrics.FormatError` for bytes that are not UTF-8.
+    needs the text; Python's ``csv`` and ``json`` read :attr:`text` and :meth:`lines`,
+    which raise :class:`~ragmetrics.FormatError` for bytes that are not UTF-8, and an
+    error's line is found by :meth:`line_text`.
 
     Attributes
     ----------

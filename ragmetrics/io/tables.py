@@ -5,11 +5,15 @@ values are checked by :mod:`ragmetrics.io.checks`, the same way for every format
 a problem is reported with :meth:`Table.fail`: the file, the line (the row, in a
 Parquet file) and the text of the line.
 
-Each format has two parsers. The **definition** (Python's ``csv`` and ``json`` modules,
-one record at a time; Parquet values as Python objects) knows the line of every record.
-The **fast parser** (Arrow's CSV, JSON and Parquet readers: columns of Arrow arrays)
-reads a file only when it is sure to read it as the definition does, and returns a table
-that knows no line numbers: any problem with it (a bad value, a missing column) raises
+Each format has a **fast parser** (Arrow's CSV, JSON and Parquet readers: columns of
+Arrow arrays), which reads a file only when it is sure to read it as the **definition**
+does (Python's ``csv`` and ``json`` modules, one record at a time; Parquet values as
+Python objects). A CSV or TSV table Arrow read answers for its own errors: the line of a
+record is found, only when an error needs it, by an index of the file's line breaks and
+quotes (:func:`_record_lines`), and a record with the wrong number of fields by counting
+its delimiters (:func:`wrong_record`); Python's ``csv`` reads only the files whose
+quotes Arrow could read otherwise. The JSON Lines and Parquet tables of the fast parser
+know no line numbers: any problem with them (a bad value, a missing column) raises
 :class:`~ragmetrics.io.arrow.InDoubt`, and the reader parses the file again by the
 definition, which reports the problem.
 """
@@ -66,9 +70,11 @@ class Table:
 
     ``lines[i]`` is the line on which record ``i`` starts (for Parquet, its row
     number, from 1); ``typed`` says whether values carry their type (JSONL, Parquet)
-    or are all text (CSV, TSV). A fast parser's table has Arrow arrays for values, no
-    ``lines`` and its number of ``rows``; its errors raise
-    :class:`~ragmetrics.io.arrow.InDoubt` instead (the definition words them).
+    or are all text (CSV, TSV). A fast parser's table has Arrow arrays for values and
+    its number of ``rows``; its ``lines`` are found when asked (CSV, TSV:
+    :class:`~ragmetrics.io.arrow.RowLines`) or are None (JSONL, Parquet), and then its
+    errors raise :class:`~ragmetrics.io.arrow.InDoubt` instead (the definition words
+    them).
     """
 
     path: str
@@ -129,9 +135,11 @@ def read_table(path, format: str | None, *, fast: bool = True,
                numbers: tuple[str, ...] = ()) -> Table:
     """Parse ``path`` as a table of the given format (or the one its name tells).
 
-    ``fast``: by the fast parser if it can vouch for the file (a table whose errors
-    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition. ``numbers``:
-    the columns to be read as numbers, whose text the fast CSV parser keeps narrower.
+    ``fast``: by the fast parser if it can vouch for the file (a table whose errors may
+    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition; a CSV record
+    with the wrong number of fields is then found without the definition
+    (:func:`wrong_record`). ``numbers``: the columns to be read as numbers, whose text
+    the fast CSV parser keeps narrower.
     """
     kind = format_of(path, format)
     if kind == "parquet":
