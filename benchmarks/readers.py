@@ -16,6 +16,14 @@ Lines and Parquet. Each file is read by
 - with ``--baseline DIR``, also the ragmetrics found in ``DIR`` (say, ``git archive main``
   unpacked there): the same calls, another version of the readers.
 
+With ``--refused``, ragmetrics (and the baseline) also read five files it must refuse: the
+TREC run, the qrels and the CSV with one bad line added at the end (a line short of a
+field, a score ``nan``, a doc judged twice), the path of an error (:data:`REFUSED`): the
+time to find the line and word the error, and whether the baseline words it alike. With
+``--runs N`` the whole measurement is made N times on the same files, and the table of
+each run is followed by the median over the runs of each ratio (each ratio taken within
+one run: this machine is shared, and a burst of load moves every cell of a run).
+
 Every read runs in a fresh Python process (numpy, pandas and ragmetrics imported first,
 not timed), ``--repeat`` times, the readers taking turns so that a burst of load from
 other processes hits them alike; the best wall time counts. **Peak memory** is the
@@ -41,8 +49,8 @@ import numpy as np
 
 from benchmarks import data as bench_data
 
-__all__ = ["FORMATS", "READERS", "measure_readers", "reader_rows", "render_readers",
-           "run_readers", "write_files"]
+__all__ = ["FORMATS", "READERS", "REFUSED", "measure_readers", "median_rows", "reader_rows",
+           "refused_rows", "render_readers", "run_readers", "write_files", "write_refused"]
 
 #: Each format's file name and what it holds, in table order.
 FORMATS = {
@@ -70,6 +78,34 @@ READERS = {
     },
 }
 BASELINE = "ragmetrics (baseline)"
+#: Files to refuse, by case: (the file they are made from, their name, the line added at
+#: its end, the call that reads them). ``FIRST`` stands for the file's first line (a doc
+#: judged twice, on line 1 and on the last line).
+REFUSED = {
+    "TREC run, last line short of a field": (
+        "TREC run", "run_short.txt", b"q9 Q0 dX 1 bm25\n", "refused(rm.read_trec_run, path)"),
+    "TREC run, score nan on the last line": (
+        "TREC run", "run_nan.txt", b"q9 Q0 dX 1 nan bm25\n", "refused(rm.read_trec_run, path)"),
+    "TREC qrels, a doc judged again on the last line": (
+        "TREC qrels", "qrels_twice.txt", "FIRST", "refused(rm.read_trec_qrels, path)"),
+    "CSV long, last line short of a field": (
+        "CSV long", "run_short.csv", b"q9,dX,1\n", "refused(rm.read_results, path)"),
+    "CSV long, score nan on the last line": (
+        "CSV long", "run_nan.csv", b"q9,dX,1,nan\n", "refused(rm.read_results, path)"),
+}
+
+
+def refused(read, path):
+    """The error ``read(path)`` raises (a ragmetrics ``FormatError``); an AssertionError
+    if it reads the file."""
+    import ragmetrics as rm
+
+    try:
+        frame = read(path)
+    except rm.FormatError as error:
+        return error
+    raise AssertionError(f"{path} was read ({len(frame)} rows), not refused")
+
 
 def read_and_measure(path: str, call: str) -> dict:
     """``call`` on ``path`` (``rm`` is ragmetrics, ``pd`` pandas), timed, with the peak RSS
@@ -100,13 +136,16 @@ def read_and_measure(path: str, call: str) -> dict:
         exact = False
     before = status("VmRSS") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     wall, cpu = time.perf_counter(), time.process_time()
-    frame = eval(call, {"rm": rm, "pd": pd, "path": path})
+    frame = eval(call, {"rm": rm, "pd": pd, "path": path, "refused": refused})
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     peak = (status("VmHWM") if exact else None) or resource.getrusage(
         resource.RUSAGE_SELF).ru_maxrss
-    return {"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
-            "rows": len(frame), "exact_peak": exact,
-            "dtypes": {str(k): str(v) for k, v in frame.dtypes.items()}}
+    found = {"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
+             "exact_peak": exact}
+    if isinstance(frame, rm.FormatError):  # a file to refuse (REFUSED): the error said
+        return found | {"rows": 0, "dtypes": {}, "error": str(frame)}
+    return found | {"rows": len(frame),
+                    "dtypes": {str(k): str(v) for k, v in frame.dtypes.items()}}
 
 
 def _answer(conn, path: str, call: str) -> None:
@@ -159,6 +198,18 @@ def write_files(folder: Path, *, n_queries: int = 20_000, depth: int = 100,
     pcsv.write_csv(long, paths["CSV long"], pcsv.WriteOptions(quoting_style="none"))
     _write_jsonl(paths["JSONL long"], long)
     pq.write_table(long, paths["Parquet"])
+    return paths
+
+
+def write_refused(folder: Path) -> dict[str, Path]:
+    """The files of :data:`REFUSED`, from the files :func:`write_files` wrote in ``folder``."""
+    paths = {}
+    for case, (source, name, line, _) in REFUSED.items():
+        data = (folder / FORMATS[source]).read_bytes()
+        if line == "FIRST":
+            line = data[: data.index(b"\n") + 1]
+        paths[case] = folder / name
+        paths[case].write_bytes(data + line)
     return paths
 
 
@@ -218,19 +269,33 @@ def _read_in_child(path: Path, call: str, pythonpath: str | None) -> dict:
 
 
 def measure_readers(folder: Path, *, repeat: int = 2, budget: float = 8.0,
-                    baseline: Path | None = None, log=print) -> dict:
-    """Every reader on every file of ``folder`` (from :func:`write_files`).
+                    baseline: Path | None = None, refused: bool = False, fresh: bool = False,
+                    log=print) -> dict:
+    """Every reader on every file of ``folder`` (from :func:`write_files`; with
+    ``refused``, ragmetrics and the baseline also on the files of :func:`write_refused`).
+    ``fresh``: every read in a fresh interpreter, as the baseline's are (else forked from
+    a server that has imported the libraries): the way to compare with a baseline, whose
+    reads pay what a fresh interpreter pays (on 6,000-row files, 5 ms and 10 MiB less
+    than a forked child's, whose first writes copy the server's pages).
 
     Rounds of one read per (format, reader); a cell gets another round while its reads
     so far plus its fastest stay within ``budget`` seconds.
     """
-    readers = {name: (calls, None) for name, calls in READERS.items()}
+    ours = dict(READERS["ragmetrics"])
+    files = dict(FORMATS)
+    if refused:  # for ragmetrics only: pandas refuses none of them
+        ours.update({case: call for case, (*_, call) in REFUSED.items()})
+        files.update({case: name for case, (_, name, _, _) in REFUSED.items()})
+    here = str(ROOT) if fresh else None
+    readers = {"ragmetrics": (ours, here), "pandas": (READERS["pandas"], here)}
     if baseline is not None:
-        readers[BASELINE] = (READERS["ragmetrics"], str(baseline))
+        readers[BASELINE] = (ours, str(baseline))
     runs: dict[tuple[str, str], list[dict]] = {}
     for round_number in range(max(repeat, 1)):
-        for fmt, file in FORMATS.items():
+        for fmt, file in files.items():
             for name, (calls, pythonpath) in readers.items():
+                if fmt not in calls:
+                    continue
                 done = runs.setdefault((fmt, name), [])
                 walls = [d["wall_s"] for d in done]
                 if round_number and sum(walls) + min(walls) > budget:
@@ -238,7 +303,7 @@ def measure_readers(folder: Path, *, repeat: int = 2, budget: float = 8.0,
                 done.append(_read_in_child(folder / file, calls[fmt], pythonpath))
                 log(f"  [file to frame] {fmt}, {name}: {done[-1]['wall_s']:.2f} s, "
                     f"peak +{done[-1]['peak_mib']:.0f} MiB")
-    sizes = {fmt: (folder / file).stat().st_size for fmt, file in FORMATS.items()}
+    sizes = {fmt: (folder / file).stat().st_size for fmt, file in files.items()}
     cells = []
     for (fmt, name), done in runs.items():
         best = min(done, key=lambda d: d["wall_s"])
@@ -246,9 +311,10 @@ def measure_readers(folder: Path, *, repeat: int = 2, budget: float = 8.0,
                       "file_mib": sizes[fmt] / 2**20, "wall_s": best["wall_s"],
                       "cpu_s": best["cpu_s"], "all_wall_s": [d["wall_s"] for d in done],
                       "peak_mib": max(d["peak_mib"] for d in done), "rows": best["rows"],
-                      "dtypes": best["dtypes"], "exact_peak": best["exact_peak"]})
+                      "dtypes": best["dtypes"], "exact_peak": best["exact_peak"],
+                      "error": best.get("error")})
     return {"cells": cells, "repeat": repeat, "baseline": None if baseline is None else
-            str(baseline)}
+            str(baseline), "refused": refused, "fresh": fresh}
 
 
 def reader_rows(found: dict) -> list[dict]:
@@ -282,34 +348,104 @@ BASELINE_COLUMNS = [("base_s", "baseline s"), ("base_mib", "baseline peak MiB"),
                     ("speedup", "speed-up")]
 
 
+def refused_rows(found: dict) -> list[dict]:
+    """One row per file of :data:`REFUSED` read: ragmetrics' best time and peak, and
+    with a baseline its own, the speed-up and whether both said the same error."""
+    by = {(c["format"], c["reader"]): c for c in found["cells"]}
+    rows = []
+    for case in REFUSED:
+        ours = by.get((case, "ragmetrics"))
+        if ours is None:
+            continue
+        row = {"format": case, "file_mib": ours["file_mib"], "ours_s": ours["wall_s"],
+               "ours_mib": ours["peak_mib"]}
+        base = by.get((case, BASELINE))
+        if base is not None:
+            row.update(base_s=base["wall_s"], base_mib=base["peak_mib"],
+                       speedup=base["wall_s"] / ours["wall_s"],
+                       same_error="yes" if base["error"] == ours["error"] else "no")
+        rows.append(row)
+    return rows
+
+
+REFUSED_COLUMNS = [("format", "file refused"), ("file_mib", "MiB"),
+                   ("ours_s", "ragmetrics s"), ("ours_mib", "ragmetrics peak MiB")]
+REFUSED_BASELINE_COLUMNS = [("base_s", "baseline s"), ("base_mib", "baseline peak MiB"),
+                            ("speedup", "speed-up"), ("same_error", "same error")]
+
+
 def render_readers(found: dict) -> str:
     from benchmarks.run import markdown_table
 
     rows = reader_rows(found)
     columns = READER_COLUMNS + (BASELINE_COLUMNS if found.get("baseline") else [])
     lines = [markdown_table(rows, columns), "",
-             f"best of {found['repeat']} reads, each in a fresh process; x pandas = "
+             f"best of {found['repeat']} reads, each in a process of its own"
+             + (" (a fresh interpreter)" if found.get("fresh") else "") + "; x pandas = "
              "ragmetrics / pandas, same run. pandas: "
              + "; ".join(f"{fmt}: {call}" for fmt, call in READERS["pandas"].items())
              + ". peak MiB: peak RSS during the read above the RSS before it."]
     if found.get("baseline"):
         lines.append(f"baseline: the readers of {found['baseline']}; speed-up = baseline / "
                      "ragmetrics.")
+    refused = refused_rows(found)
+    if refused:
+        columns = REFUSED_COLUMNS + (REFUSED_BASELINE_COLUMNS if found.get("baseline") else [])
+        lines += ["", markdown_table(refused, columns), "",
+                  ("files to refuse: the file above with one bad line added at its end; "
+                   "the time until the error (its line and text found).")]
     return "\n".join(lines)
+
+
+def median_rows(founds: list[dict]) -> list[dict]:
+    """Per file, the median over several runs of each ratio taken within a run (x pandas,
+    and the speed-up over the baseline), and the ratios of each run."""
+    rows = []
+    per_run = [{row["format"]: row for row in reader_rows(found) + refused_rows(found)}
+               for found in founds]
+    for fmt in [*FORMATS, *REFUSED]:
+        found = [run[fmt] for run in per_run if fmt in run]
+        if not found:
+            continue
+        row = {"format": fmt}
+        for key in ("ratio", "speedup"):
+            values = [r[key] for r in found if key in r]
+            if values:
+                row[key] = float(np.median(values))
+                row[key + "_runs"] = ", ".join(f"{v:.3g}" for v in values)
+        rows.append(row)
+    return rows
+
+
+MEDIAN_COLUMNS = [("format", "file"), ("ratio", "x pandas, median"),
+                  ("ratio_runs", "x pandas, each run"), ("speedup", "speed-up, median"),
+                  ("speedup_runs", "speed-up, each run")]
 
 
 def run_readers(*, n_queries: int = 20_000, depth: int = 100, repeat: int = 2,
                 budget: float = 8.0, baseline: Path | None = None, seed: int = 0,
+                refused: bool = False, fresh: bool = False, runs: int = 1,
                 log=print) -> dict:
-    """Write the files in a temporary folder, read them all (:func:`measure_readers`)."""
+    """Write the files in a temporary folder, read them all (:func:`measure_readers`);
+    with ``runs`` more than 1, ``runs`` times, each run's measurements in ``"runs"``
+    (the first's also at the top)."""
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
         write_files(Path(folder), n_queries=n_queries, depth=depth, seed=seed)
+        if refused:
+            write_refused(Path(folder))
         log(f"  [file to frame] {n_queries:,} queries x {depth} docs, written in "
             f"{time.perf_counter() - start:.1f} s")
-        found = measure_readers(Path(folder), repeat=repeat, budget=budget, baseline=baseline,
-                                log=log)
-    found.update(queries=n_queries, depth=depth)
+        founds = []
+        for number in range(max(runs, 1)):
+            if runs > 1:
+                log(f"  [file to frame] run {number + 1} of {runs}")
+            founds.append(measure_readers(Path(folder), repeat=repeat, budget=budget,
+                                          baseline=baseline, refused=refused, fresh=fresh,
+                                          log=log))
+    found = dict(founds[0], queries=n_queries, depth=depth)
+    if runs > 1:
+        found["runs"] = founds
     return found
 
 
@@ -322,12 +458,25 @@ def main(argv=None) -> int:
                         help="seconds per cell after which its repeats stop")
     parser.add_argument("--baseline", type=Path,
                         help="a folder with another ragmetrics package, read too")
+    parser.add_argument("--refused", action="store_true",
+                        help="also the files to refuse (REFUSED): the path of an error")
+    parser.add_argument("--fresh", action="store_true",
+                        help="every read in a fresh interpreter, as the baseline's")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="measure this many times; then the median of each ratio")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     found = run_readers(n_queries=args.queries, depth=args.depth, repeat=args.repeat,
-                        budget=args.budget, baseline=args.baseline,
+                        budget=args.budget, baseline=args.baseline, refused=args.refused,
+                        fresh=args.fresh, runs=args.runs,
                         log=lambda line: print(line, flush=True))
-    print("\n" + render_readers(found))
+    for number, each in enumerate(found.get("runs", [found]), start=1):
+        print(f"\nrun {number}:\n" + render_readers(each))
+    if args.runs > 1:
+        from benchmarks.run import markdown_table
+
+        print(f"\nmedian of {args.runs} runs, each ratio taken within one run:\n"
+              + markdown_table(median_rows(found["runs"]), MEDIAN_COLUMNS))
     if args.json:
         args.json.write_text(json.dumps(found, indent=2))
     return 0

@@ -1,10 +1,11 @@
 """Columns as Arrow arrays: a file's text parsed in C++, with no Python object per value.
 
-The fast parsers of :mod:`ragmetrics.io.trec` and :mod:`ragmetrics.io.tables` hand their
+The parsers of :mod:`ragmetrics.io.trec` and :mod:`ragmetrics.io.tables` hand their
 columns over as Arrow arrays, which :mod:`ragmetrics.io.checks` checks with
-``pyarrow.compute``, by the same rules as any other column. A fast parse answers only when
-it is sure to give what the definition gives (the line scan, Python's ``csv`` and ``json``
-modules): whatever it cannot vouch for (a construct the two parsers could read
+``pyarrow.compute`` and NumPy, by the same rules as any other column; the line of a row
+is found only when an error needs it (:class:`RowLines`). A fast parse answers only when
+it is sure to give what the definition gives (Python's ``csv`` and ``json`` modules, the
+TREC line index): whatever it cannot vouch for (a construct the two parsers could read
 differently, a bad value it cannot place on a line) raises or returns :class:`InDoubt`,
 and the reader parses the file again by the definition, which finds and words the error.
 
@@ -14,6 +15,8 @@ first use; ``pyarrow`` itself is imported by pandas already.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -21,6 +24,7 @@ import pyarrow.compute as pc
 
 __all__ = [
     "InDoubt",
+    "RowLines",
     "any_byte",
     "arrow_array",
     "byte_set",
@@ -60,6 +64,25 @@ def memory_pool() -> pa.MemoryPool:
 
 class InDoubt(Exception):  # a signal between readers, never shown to a user
     """A fast parse cannot answer exactly: parse the file again by the definition."""
+
+
+class RowLines:
+    """The line of each row of a fast parse, found only when asked (an error needs it):
+    ``find()`` gives the lines of all ``n_rows`` rows from an index of the text, or None
+    if they cannot be told, which raises :class:`InDoubt`."""
+
+    def __init__(self, find: Callable[[], np.ndarray | None], n_rows: int) -> None:
+        self._find, self._n_rows, self._lines = find, n_rows, None
+
+    def __len__(self) -> int:
+        return self._n_rows
+
+    def __getitem__(self, rows):
+        if self._lines is None:
+            self._lines = self._find()
+            if self._lines is None:
+                raise InDoubt
+        return self._lines[rows]
 
 
 def arrow_array(values) -> pa.Array | pa.ChunkedArray | None:
@@ -350,6 +373,7 @@ def read_delimited(
     keep: list[int] | None = None,
     coded: tuple[int, ...] = (),
     narrow: tuple[int, ...] = (),
+    longest: int = 0,
 ) -> list[pa.ChunkedArray] | None:
     """The fields of delimited text as large-string columns, or None if Arrow refuses it.
 
@@ -360,8 +384,9 @@ def read_delimited(
     (all by default); ``coded`` those to return dictionary-encoded (a column of few
     values, such as TREC's ``Q0``: 4 bytes a row instead of 8 and the text); ``narrow``
     those to return as ``string``, with 32-bit offsets (columns of numbers, whose text
-    goes once they are parsed: 4 bytes a row less to write). The caller checks that
-    ``data`` is UTF-8.
+    goes once they are parsed: 4 bytes a row less to write). Arrow refuses a record longer
+    than the blocks it reads (1 MiB): ``longest``, the length of the longest line, makes
+    them longer. The caller checks that ``data`` is UTF-8.
     """
     import pyarrow.csv as pcsv
 
@@ -370,7 +395,8 @@ def read_delimited(
     try:
         table = pcsv.read_csv(
             pa.BufferReader(data),
-            read_options=pcsv.ReadOptions(column_names=names),
+            read_options=pcsv.ReadOptions(column_names=names,
+                                          block_size=max(1 << 20, longest + 1)),
             parse_options=pcsv.ParseOptions(
                 delimiter=delimiter,
                 quote_char='"' if quoted else False,

@@ -13,13 +13,14 @@ for both, and so are the messages:
   no fraction (``2`` or ``2.0``, never ``0.5``), not a number written as a string;
 - a **number** (a score) is finite; in a typed file a number, not a string.
 
-A column's values are a pandas Series (the definitional parsers: Python's ``csv`` and
-``json`` modules, the line scan) or an Arrow array (the fast parsers of
-:mod:`ragmetrics.io.arrow`, and Parquet). Each check has one rule per value, written
-once, and two ways to find the first value that breaks it: a vectorised one
-(``pyarrow.compute`` over Arrow arrays and Arrow-backed Series, pandas over NumPy
-columns) and a loop for columns of mixed Python values. Both word the problem with
-the same function of the bad value.
+A column's values are an Arrow array (every text column: TREC, CSV and TSV files are
+split by Arrow, or by Python's ``csv`` into Arrow strings; JSONL and Parquet read by
+Arrow) or a Series of Python values (JSONL read by Python's ``json``, Parquet values as
+Python objects, a caller's values). Each check is its rules, functions of one value that
+say what is wrong with it (the definition, and the wording of every message), and one
+vectorised way to find the first value that breaks them in an Arrow column
+(``pyarrow.compute`` and NumPy over its buffers); Python values are checked by the rules
+one at a time (:func:`_checked_column`), and the tests hold the two to one answer.
 
 A check returns the converted column, or a :class:`Bad` naming the first bad record
 and what is wrong with it; the reader turns that into a :class:`~ragmetrics.FormatError`
@@ -78,6 +79,7 @@ _ID_WHITESPACE = WHITESPACE + "\n"
 _INTEGER = r"[+-]?[0-9]+"
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _INTEGER_RE = re.compile(_INTEGER)
+_DECIMAL_RE = re.compile(_DECIMAL)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT64 = np.iinfo(np.int64)
 # The same rule for RE2 (pyarrow.compute): ^...$ match the whole value, as fullmatch.
@@ -238,52 +240,13 @@ def check_ids(column: Column) -> pd.Series | Bad:
     array = arrow_array(column.values)
     if array is not None:
         return _arrow_ids(array, column.name)
-    values = column.values
-    dtype = values.dtype
-    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_float_dtype(dtype):
-        return Bad(0, id_problem(values.iloc[0], column.name)) if len(values) else _texts(values)
-    if pd.api.types.is_integer_dtype(dtype):
-        return _texts(values.astype(str))
-    if column.typed and dtype == object:
-        kind = pd.api.types.infer_dtype(values, skipna=False)
-        if kind in ("integer", "mixed-integer"):
-            # Integers (and, if mixed, strings): each integer becomes its decimal text.
-            bad = _first(
-                (i, id_problem(v, column.name)) for i, v in enumerate(values)
-                if not isinstance(v, str)
-            )
-            if bad is not None:
-                return _earlier_text_problem(values, column.name, bad)
-            values = pd.Series([v if isinstance(v, str) else str(int(v)) for v in values],
-                               dtype=object)
-        elif kind not in ("string", "empty"):
-            return _first((i, id_problem(v, column.name)) for i, v in enumerate(values))
-    bad = _text_id_problem(values, column.name)
-    return bad if bad is not None else _texts(values)
-
-
-def _earlier_text_problem(values: pd.Series, name: str, bad: Bad) -> Bad:
-    """``bad`` (a non-string value), or a problem with a string id before it."""
-    strings = values.iloc[: bad.row]
-    strings = strings[strings.map(lambda v: isinstance(v, str))]
-    earlier = _text_id_problem(strings, name, rows=strings.index.to_numpy())
-    return earliest(earlier, bad)
-
-
-def _text_id_problem(values: pd.Series, name: str, rows: np.ndarray | None = None) -> Bad | None:
-    """The first empty or space-padded id of a column of strings, or None."""
-    if not len(values):
-        return None
-    text = values.astype(object) if values.dtype != object else values
-    bad = (text.str.len() == 0) | (text.str.strip(_ID_WHITESPACE) != text)
-    bad = bad.to_numpy(dtype=bool, copy=True)
-    wide = ~text.str.isascii().to_numpy(dtype=bool)  # only these can hold a surrogate
-    if wide.any():
-        bad[wide] |= text[wide].str.contains(_SURROGATE).to_numpy(dtype=bool)
-    if not bad.any():
-        return None
-    i = int(np.argmax(bad))
-    return Bad(i if rows is None else int(rows[i]), id_problem(text.iloc[i], name))
+    values = column.values  # Python values: the rule, one value at a time
+    bad = _first((i, id_problem(v, column.name, typed=column.typed))
+                 for i, v in enumerate(values))
+    if bad is not None:
+        return bad
+    return _texts(pd.Series([v if isinstance(v, str) else str(int(v)) for v in values],
+                            dtype=object))
 
 
 def _texts(values: pd.Series) -> pd.Series:
@@ -350,97 +313,82 @@ def _min_row(*rows: int | None) -> int | None:
 
 def check_integers(column: Column) -> np.ndarray | Bad:
     """An int64 column, or the first value that is not a 64-bit integer."""
-    values = column.values
     if not column.typed:
-        return integers_from_text(values, column.name)
-    array = arrow_array(values)
-    if array is not None:
-        return _arrow_integers(array, column.name)
-    dtype = values.dtype
-    if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
-        if dtype.kind == "u" and len(values) and values.max() > _INT64.max:
-            i = int(np.argmax(values.to_numpy() > _INT64.max))
-            return Bad(i, _integer_problem(int(values.iloc[i]), column.name))
-        return values.to_numpy(dtype=np.int64)
-    if pd.api.types.is_float_dtype(dtype):  # e.g. a Parquet column written from pandas
-        floats = values.to_numpy(dtype=np.float64)
-        whole = np.isfinite(floats) & (np.floor(floats) == floats)
-        whole &= (floats >= -(2.0**63)) & (floats < 2.0**63)
-        if whole.all():
-            return floats.astype(np.int64)
-        i = int(np.argmin(whole))
-        return Bad(i, _integer_problem(values.iloc[i], column.name))
-    if dtype == object and pd.api.types.infer_dtype(values, skipna=False) == "integer":
-        bad = _first(
-            (i, None if _INT64.min <= v <= _INT64.max else _integer_problem(v, column.name))
-            for i, v in enumerate(values)
-        )
-        return bad if bad is not None else values.to_numpy(dtype=np.int64)
-    bad = _first((i, _integer_problem(v, column.name)) for i, v in enumerate(values))
-    return bad if bad is not None else np.array([int(v) for v in values], dtype=np.int64)
+        return integers_from_text(column.values, column.name)
+    return _checked_column(column, _arrow_integers, (_integer_problem,), _integers)
 
 
 def check_numbers(column: Column) -> np.ndarray | Bad:
     """A float64 column of finite numbers, or the first value that is not one."""
-    values = column.values
     if not column.typed:
-        return numbers_from_text(values, column.name)
-    array = arrow_array(values)
+        return numbers_from_text(column.values, column.name)
+    return _checked_column(column, _arrow_numbers, (_number_problem,), _floats)
+
+
+def integers_from_text(values, name: str) -> np.ndarray | Bad:
+    """Text column -> int64, or the first row that is not a 64-bit integer: the first
+    that is not written as one (``[+-]?[0-9]+``), else the first beyond int64."""
+    return _checked_column(Column(name, values, False), _arrow_integers_from_text,
+                           (_not_integer_text, _beyond_int64), _integers)
+
+
+def numbers_from_text(values, name: str) -> np.ndarray | Bad:
+    """Text column -> float64, or the first row without a finite number: the first that
+    is not written as one (``_DECIMAL``), else the first beyond float64, else the first
+    whole number its float does not hold exactly."""
+    return _checked_column(Column(name, values, False), _arrow_numbers_from_text,
+                           (_not_decimal_text, _beyond_float64), _floats)
+
+
+def _checked_column(column: Column, vectorized: Callable, rules: tuple[Callable, ...],
+                    convert: Callable) -> np.ndarray | Bad:
+    """A column checked by ``vectorized`` if it is held in Arrow, else value by value:
+    the first value that breaks the first of the ``rules`` (each a function of a value
+    and the column's name, giving the problem or None), else the second, ...; then the
+    values ``convert``-ed. The rules are the definition: the Arrow checks find the same
+    value and word it with them."""
+    array = arrow_array(column.values)
     if array is not None:
-        return _arrow_numbers(array, column.name)
-    dtype = values.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return Bad(0, _number_problem(values.iloc[0], column.name))
-    if pd.api.types.is_numeric_dtype(dtype):
-        out = values.to_numpy(dtype=np.float64)
-        finite = np.isfinite(out)
-        if finite.all():
-            return _exact_integers(out, lambda row: values.iloc[row], column.name)
-        i = int(np.argmin(finite))
-        return Bad(i, _number_problem(values.iloc[i], column.name))
-    bad = _first((i, _number_problem(v, column.name)) for i, v in enumerate(values))
-    if bad is not None:
-        return bad
+        return vectorized(array, column.name)
+    values = column.values
+    for rule in rules:
+        bad = _first((i, rule(value, column.name)) for i, value in enumerate(values))
+        if bad is not None:
+            return bad
+    return convert(values, column.name)
+
+
+def _integers(values, name: str) -> np.ndarray:
+    return np.array([int(v) for v in values], dtype=np.int64)
+
+
+def _floats(values, name: str) -> np.ndarray | Bad:
     return _exact_integers(np.array([float(v) for v in values], dtype=np.float64),
-                           lambda row: values.iloc[row], column.name)
+                           lambda row: values.iloc[row], name)
 
 
-def integers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
-    """Text column -> int64, or the first row that is not a 64-bit integer."""
-    array = arrow_array(values)
-    if array is not None:
-        return _arrow_integers_from_text(array, name)
-    valid = values.str.fullmatch(_INTEGER).to_numpy(dtype=bool)
-    if not valid.all():
-        i = int(np.argmin(valid))
-        return Bad(i, f"{name} must be an integer, got {values.iloc[i]!r}")
-    try:
-        return _cast(values, "int64")
-    except (OverflowError, ValueError):
-        for i, value in enumerate(values):
-            if not _INT64.min <= int(value) <= _INT64.max:
-                return Bad(i, f"{name} {value!r} does not fit a 64-bit integer")
-        raise
+def _not_integer_text(value, name: str) -> str | None:
+    if not isinstance(value, str) or not _INTEGER_RE.fullmatch(value):
+        return f"{name} must be an integer, got {value!r}"
+    return None
 
 
-def numbers_from_text(values: pd.Series, name: str) -> np.ndarray | Bad:
-    """Text column -> float64, or the first row without a finite number."""
-    array = arrow_array(values)
-    if array is not None:
-        return _arrow_numbers_from_text(array, name)
-    valid = values.str.fullmatch(_DECIMAL).to_numpy(dtype=bool)
-    if not valid.all():
-        i = int(np.argmin(valid))
-        return Bad(i, _not_a_number(name, values.iloc[i]))
-    try:
-        out = _cast(values, "float64")
-    except (OverflowError, ValueError):  # a backend that refuses 1e999 instead of giving inf
-        out = np.array([float(v) for v in values], dtype=np.float64)
-    finite = np.isfinite(out)
-    if not finite.all():
-        i = int(np.argmin(finite))
-        return Bad(i, f"{name} {values.iloc[i]!r} is too large for a float")
-    return _exact_integers(out, lambda row: values.iloc[row], name)
+def _beyond_int64(value: str, name: str) -> str | None:
+    if not _INT64.min <= int(value) <= _INT64.max:
+        return f"{name} {value!r} does not fit a 64-bit integer"
+    return None
+
+
+def _not_decimal_text(value, name: str) -> str | None:
+    if not isinstance(value, str) or not _DECIMAL_RE.fullmatch(value):
+        return _not_a_number(name, value)
+    return None
+
+
+def _beyond_float64(value: str, name: str) -> str | None:
+    if math.isinf(float(value)):
+        return f"{name} {value!r} is too large for a float"
+    return None
 
 
 def _exact_integers(out: np.ndarray, value_at: Callable, name: str) -> np.ndarray | Bad:
@@ -464,16 +412,6 @@ def _exact_integers(out: np.ndarray, value_at: Callable, name: str) -> np.ndarra
                                             else int(value)))
 
 
-def _cast(values: pd.Series, dtype: str) -> np.ndarray:
-    """Checked text -> numbers; through pyarrow when the text lives there (much faster)."""
-    if getattr(values.dtype, "storage", None) == "pyarrow":
-        try:
-            return values.astype(f"{dtype}[pyarrow]").to_numpy(dtype=dtype)
-        except (ValueError, TypeError, OverflowError):
-            pass  # pyarrow refuses some valid text, e.g. "+1" as an int: cast it generally
-    return values.astype(dtype).to_numpy()
-
-
 def _arrow_integers_from_text(array, name: str) -> np.ndarray | Bad:
     """integers_from_text on Arrow strings (text columns have no nulls)."""
     if not array.null_count and only_bytes(array, _DIGITS) and (
@@ -487,7 +425,7 @@ def _arrow_integers_from_text(array, name: str) -> np.ndarray | Bad:
                                 array, memory_pool=memory_pool())
         row = _first_row(pc.is_null(array), pc.invert(pc.ascii_is_decimal(digits)))
         if row is not None:
-            return Bad(row, f"{name} must be an integer, got {array[row].as_py()!r}")
+            return Bad(row, _not_integer_text(array[row].as_py(), name))
     # Arrow's parser takes no "+".
     unsigned = pc.if_else(plus, digits, array, memory_pool=memory_pool()) if (
         plus is not None and pc.any(plus).as_py()) else array
@@ -497,9 +435,9 @@ def _arrow_integers_from_text(array, name: str) -> np.ndarray | Bad:
         long = np.flatnonzero(pc.greater(pc.binary_length(array), 18).to_numpy(
             zero_copy_only=False))
         for row in map(int, long):
-            value = array[row].as_py()
-            if not _INT64.min <= int(value) <= _INT64.max:
-                return Bad(row, f"{name} {value!r} does not fit a 64-bit integer")
+            problem = _beyond_int64(array[row].as_py(), name)
+            if problem is not None:
+                return Bad(row, problem)
         raise
 
 
@@ -515,7 +453,7 @@ def _arrow_numbers_from_text(array, name: str) -> np.ndarray | Bad:
         bad = pc.invert(pc.match_substring_regex(array, _DECIMAL_WHOLE))
         row = _first_row(pc.is_null(array), bad)
         if row is not None:
-            return Bad(row, _not_a_number(name, array[row].as_py()))
+            return Bad(row, _not_decimal_text(array[row].as_py(), name))
         try:
             out = numpy_column(array, np.float64, _cast_to(pa.float64()))
         except pa.ArrowInvalid:  # not seen; the definition decides
@@ -523,7 +461,7 @@ def _arrow_numbers_from_text(array, name: str) -> np.ndarray | Bad:
     finite = np.isfinite(out)
     if not finite.all():
         row = int(np.argmin(finite))
-        return Bad(row, f"{name} {array[row].as_py()!r} is too large for a float")
+        return Bad(row, _beyond_float64(array[row].as_py(), name))
     return _exact_integers(out, lambda row: array[row].as_py(), name)
 
 

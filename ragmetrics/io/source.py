@@ -31,7 +31,10 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import FormatError
+from .arrow import positions
 
 __all__ = [
     "COMPRESSION_SUFFIXES",
@@ -40,6 +43,7 @@ __all__ = [
     "compression_of",
     "decompressed",
     "is_stream",
+    "line_starts",
     "open_source",
     "path_name",
     "read_bytes",
@@ -140,13 +144,34 @@ def _zstd_decompress(raw: bytes, name: str) -> bytes:
         raise ValueError(str(error)) from None
 
 
+def line_starts(data: bytes) -> np.ndarray:
+    """Where each line of ``data`` starts, then where the last one ends: line ``i`` (from
+    0) is ``data[starts[i]:starts[i + 1]]``, its line break included. A line ends at
+    ``\\n``, ``\\r\\n`` or a lone ``\\r``, and a final line break ends the last line, as
+    in :meth:`Source.lines`.
+
+    >>> line_starts(b"a\\r\\nbb\\rc\\n").tolist()
+    [0, 3, 6, 8]
+    """
+    codes = np.frombuffer(data, dtype=np.uint8)
+    at = positions(codes, ord("\n"), ord("\r"))
+    after = np.minimum(at + 1, max(len(codes) - 1, 0))
+    crlf = (codes[at] == ord("\r")) & (codes[after] == ord("\n")) & (at + 1 < len(codes))
+    ends = at + 1
+    ends[crlf] += 1  # \r\n is one line break: its \n is not another
+    ends = np.delete(ends, np.flatnonzero(crlf) + 1)
+    if not len(ends) or ends[-1] != len(codes):
+        ends = np.append(ends, len(codes))  # the last line has no line break
+    return np.concatenate([[0], ends]).astype(np.int64)
+
+
 class Source:
     """A file's bytes, decompressed, and its text, decoded when first asked for.
 
     A fast parser reads :attr:`data` (the bytes, without a byte-order mark) and never
-    needs the text; the line scan and the error messages read :attr:`text` and
-    :meth:`lines` too, which raise
-    :class:`~ragmetrics.FormatError` for bytes that are not UTF-8.
+    needs the text; Python's ``csv`` and ``json`` read :attr:`text` and :meth:`lines`,
+    which raise :class:`~ragmetrics.FormatError` for bytes that are not UTF-8, and an
+    error's line is found by :meth:`line_text`.
 
     Attributes
     ----------
@@ -164,6 +189,7 @@ class Source:
         self._text: str | None = None
         self._normalized: str | None = None
         self._lines: list[str] | None = None
+        self._starts: np.ndarray | None = None
 
     @classmethod
     def part(cls, name: str, data: bytes, first_line: int) -> Source:
@@ -173,6 +199,7 @@ class Source:
         source.name, source._path, source.first_line = name, None, first_line
         source._part = data
         source._data, source._text, source._normalized, source._lines = data, None, None, None
+        source._starts = None
         return source
 
     def _read(self) -> bytes:
@@ -196,6 +223,7 @@ class Source:
         """Let the bytes go once a fast parser has its columns, so that the rest of the
         read takes less memory; an error's line then reads the file again."""
         self._data = None
+        self._starts = None
 
     @property
     def text(self) -> str:
@@ -243,7 +271,23 @@ class Source:
         return self._lines
 
     def line_text(self, number: int) -> str:
-        return self.lines()[number - self.first_line]
+        """Line ``number`` without its line break, as :meth:`lines` has it, found through
+        an index of where the lines start (:func:`line_starts`): an error on line
+        2,000,000 of a large file decodes that line, not the whole text."""
+        i = number - self.first_line
+        if self._lines is not None:
+            return self._lines[i]
+        if self._starts is None:
+            self._starts = line_starts(self.data)
+        if not 0 <= i < len(self._starts) - 1:
+            return self.lines()[i]  # past the end: as lines() answers
+        line = self.data[int(self._starts[i]) : int(self._starts[i + 1])]
+        line = line[:-2] if line.endswith(b"\r\n") else line.removesuffix(b"\n").removesuffix(
+            b"\r")
+        try:
+            return line.decode("utf-8")
+        except UnicodeDecodeError:
+            return self.lines()[i]  # the error that names the file's first bad byte
 
     def error(self, reason: str, line: int | None = None) -> FormatError:
         text = None if line is None else self.line_text(line)

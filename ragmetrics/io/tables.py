@@ -5,11 +5,15 @@ values are checked by :mod:`ragmetrics.io.checks`, the same way for every format
 a problem is reported with :meth:`Table.fail`: the file, the line (the row, in a
 Parquet file) and the text of the line.
 
-Each format has two parsers. The **definition** (Python's ``csv`` and ``json`` modules,
-one record at a time; Parquet values as Python objects) knows the line of every record.
-The **fast parser** (Arrow's CSV, JSON and Parquet readers: columns of Arrow arrays)
-reads a file only when it is sure to read it as the definition does, and returns a table
-that knows no line numbers: any problem with it (a bad value, a missing column) raises
+Each format has a **fast parser** (Arrow's CSV, JSON and Parquet readers: columns of
+Arrow arrays), which reads a file only when it is sure to read it as the **definition**
+does (Python's ``csv`` and ``json`` modules, one record at a time; Parquet values as
+Python objects). A CSV or TSV table Arrow read answers for its own errors: the line of a
+record is found, only when an error needs it, by an index of the file's line breaks and
+quotes (:func:`_record_lines`), and a record with the wrong number of fields by counting
+its delimiters (:func:`wrong_record`); Python's ``csv`` reads only the files whose
+quotes Arrow could read otherwise. The JSON Lines and Parquet tables of the fast parser
+know no line numbers: any problem with them (a bad value, a missing column) raises
 :class:`~ragmetrics.io.arrow.InDoubt`, and the reader parses the file again by the
 definition, which reports the problem.
 """
@@ -23,12 +27,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, InputValueError
 from ..validation import check_choice
 from .arrow import (
     InDoubt,
+    RowLines,
     byte_set,
     in_set,
     is_utf8,
@@ -40,6 +46,7 @@ from .checks import MISSING, WHITESPACE, Bad, Column
 from .source import (
     ReadOnce,
     Source,
+    line_starts,
     open_source,
     path_name,
     read_bytes,
@@ -48,7 +55,7 @@ from .source import (
 )
 
 __all__ = ["TABLE_FORMATS", "Table", "fast_csv", "fast_jsonl", "parse_csv", "parse_jsonl",
-           "parse_parquet", "read_table"]
+           "parse_parquet", "read_table", "wrong_record"]
 
 #: Table formats by name (``format=``) and by file extension.
 TABLE_FORMATS = {"csv": "csv", "tsv": "tsv", "jsonl": "jsonl", "ndjson": "jsonl",
@@ -63,9 +70,11 @@ class Table:
 
     ``lines[i]`` is the line on which record ``i`` starts (for Parquet, its row
     number, from 1); ``typed`` says whether values carry their type (JSONL, Parquet)
-    or are all text (CSV, TSV). A fast parser's table has Arrow arrays for values, no
-    ``lines`` and its number of ``rows``; its errors raise
-    :class:`~ragmetrics.io.arrow.InDoubt` instead (the definition words them).
+    or are all text (CSV, TSV). A fast parser's table has Arrow arrays for values and
+    its number of ``rows``; its ``lines`` are found when asked (CSV, TSV:
+    :class:`~ragmetrics.io.arrow.RowLines`) or are None (JSONL, Parquet), and then its
+    errors raise :class:`~ragmetrics.io.arrow.InDoubt` instead (the definition words
+    them).
     """
 
     path: str
@@ -86,7 +95,7 @@ class Table:
     def line_of(self, row: int) -> int:
         if self.lines is None:
             raise InDoubt
-        return int(self.lines[row])
+        return int(self.lines[row])  # a fast CSV table's RowLines may raise InDoubt too
 
     def fail(self, bad: Bad) -> FormatError:
         """The error for a bad value: its file, line (or row) and the line's text."""
@@ -126,9 +135,11 @@ def read_table(path, format: str | None, *, fast: bool = True,
                numbers: tuple[str, ...] = ()) -> Table:
     """Parse ``path`` as a table of the given format (or the one its name tells).
 
-    ``fast``: by the fast parser if it can vouch for the file (a table whose errors
-    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition. ``numbers``:
-    the columns to be read as numbers, whose text the fast CSV parser keeps narrower.
+    ``fast``: by the fast parser if it can vouch for the file (a table whose errors may
+    raise :class:`~ragmetrics.io.arrow.InDoubt`), else by the definition; a CSV record
+    with the wrong number of fields is then found without the definition
+    (:func:`wrong_record`). ``numbers``: the columns to be read as numbers, whose text
+    the fast CSV parser keeps narrower.
     """
     kind = format_of(path, format)
     if kind == "parquet":
@@ -137,9 +148,13 @@ def read_table(path, format: str | None, *, fast: bool = True,
         source = open_source(path)
         delimiter = "\t" if kind == "tsv" else ","
         table = None
-        if fast:
-            table = (fast_jsonl(source) if kind == "jsonl" else
-                     fast_csv(source, delimiter, numbers))
+        if fast and kind == "jsonl":
+            table = fast_jsonl(source)
+        elif fast:
+            table = fast_csv(source, delimiter, numbers)
+            problem = None if table is not None else wrong_record(source, delimiter)
+            if problem is not None:  # what parse_csv would say, without its reading
+                raise problem
         if table is None:
             table = parse_jsonl(source) if kind == "jsonl" else parse_csv(source, delimiter)
     if not len(table):
@@ -195,10 +210,8 @@ def parse_csv(source: Source, delimiter: str) -> Table:
     if header is None:
         raise source.error("no header line: the file is empty or blank")
     columns = [name for name in header if name]
-    values = {
-        name: pd.Series([row[i] for row in rows], dtype=object)
-        for i, name in enumerate(header) if name
-    }
+    values = {name: pa.array([row[i] for row in rows], pa.large_string())
+              for i, name in enumerate(header) if name}
     return Table(source.name, columns, values, np.asarray(starts, dtype=np.int64),
                  typed=False, source=source)
 
@@ -209,12 +222,36 @@ def fast_csv(source: Source, delimiter: str, numbers: tuple[str, ...] = ()) -> T
     :func:`~ragmetrics.io.arrow.read_delimited`).
 
     The header line is read as :func:`parse_csv` reads it; the records after it by
-    Arrow, which reads them as Python's ``csv`` module does when the file has no NUL,
-    no line break inside the header, and only quotes that open and close whole fields
-    (:func:`_plain_quotes`); anything else is left to :func:`parse_csv`.
+    Arrow, which reads them as Python's ``csv`` module does when the file has no line
+    break inside the header and only quotes that open and close whole fields
+    (:func:`_layout`); anything else is left to :func:`parse_csv`. The line of a record
+    is found only when an error needs it (:func:`_record_lines`).
     """
+    layout = _layout(source, delimiter)
+    if layout is None:
+        return None
+    header, start, quoted = layout
+    named = [name for name in header if name]
+    keep = [i for i, name in enumerate(header) if name]
+    narrow = tuple(i for i in keep if header[i] in numbers)
+    columns = read_delimited(memoryview(source.data)[start:], delimiter, len(header),
+                             quoted=quoted, keep=keep, narrow=narrow)
+    if columns is None or not len(columns[0]):
+        return None
+    source.release()  # the columns hold the text now
+    rows = len(columns[0])
+    lines = RowLines(lambda: _record_lines(source.data, start, rows, quoted=quoted), rows)
+    return Table(source.name, named, dict(zip(named, columns, strict=True)), lines,
+                 typed=False, source=source, rows=rows)
+
+
+def _layout(source: Source, delimiter: str) -> tuple[list[str], int, bool] | None:
+    """(the header's names, the offset of the line after it, whether a quote follows)
+    of a file whose records Arrow reads as Python's ``csv`` does, else None: UTF-8, a
+    header on one line naming no column twice, a record after it, and only quotes that
+    open and close whole fields (:func:`_plain_quotes`)."""
     data = source.data
-    if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
+    if not data or not is_utf8(data):
         return None
     found = _header(data, delimiter)
     if found is None:
@@ -231,16 +268,57 @@ def fast_csv(source: Source, delimiter: str, numbers: tuple[str, ...] = ()) -> T
     # such a line as a record when its fields can be blank: tab-separated, or one column.
     if (delimiter in WHITESPACE or len(header) == 1) and _has_blank_text_line(body):
         return None
-    keep = [i for i, name in enumerate(header) if name]
-    narrow = tuple(i for i in keep if header[i] in numbers)
-    columns = read_delimited(memoryview(data)[start:], delimiter, len(header), quoted=quoted,
-                             keep=keep, narrow=narrow)
-    if columns is None or not len(columns[0]):
+    return header, start, quoted
+
+
+def wrong_record(source: Source, delimiter: str) -> FormatError | None:
+    """The error :func:`parse_csv` raises for the first record with another number of
+    fields than the header, found through an index of the records (its fields are its
+    delimiters outside quotes, plus one) in a file whose layout Arrow reads as Python's
+    ``csv`` does (:func:`_layout`); None if there is no such record, or no such layout.
+    """
+    layout = _layout(source, delimiter)
+    if layout is None:
         return None
-    del body, data
-    source.release()  # the columns hold the text now
-    return Table(source.name, named, dict(zip(named, columns, strict=True)), None,
-                 typed=False, source=source, rows=len(columns[0]))
+    header, start, quoted = layout
+    data = source.data
+    lines, begins = _records(data, start, quoted=quoted)
+    codes = np.frombuffer(data, dtype=np.uint8)
+    delimiters = positions(codes, ord(delimiter))
+    if quoted:
+        delimiters = delimiters[np.searchsorted(positions(codes, ord('"')), delimiters) % 2 == 0]
+    fields = np.diff(np.searchsorted(delimiters, np.append(begins, len(data)))) + 1
+    ends = np.append(begins[1:], len(data))
+    blank = (WHITESPACE + "\n").encode()  # a record of blanks has no quote: one line
+    for row in np.flatnonzero(fields != len(header)):
+        if data[begins[row] : ends[row]].strip(blank):  # parse_csv skips a blank line
+            return source.error(f"expected {len(header)} fields as in the header "
+                                f"({', '.join(header)}), got {fields[row]}", int(lines[row]))
+    return None
+
+
+def _record_lines(data: bytes, start: int, n_rows: int, *, quoted: bool) -> np.ndarray | None:
+    """The line on which each record from offset ``start`` on begins, as
+    :func:`parse_csv` numbers them, for a file :func:`fast_csv` read; None if there are
+    not ``n_rows`` of them."""
+    lines = _records(data, start, quoted=quoted)[0]
+    return lines if len(lines) == n_rows else None
+
+
+def _records(data: bytes, start: int, *, quoted: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(the line, the offset) at which each record from offset ``start`` on begins, in a
+    file whose quotes open and close whole fields (:func:`_plain_quotes`): a record
+    begins at a line that begins outside quotes (after an even number of quotes) and is
+    not empty (Arrow skips empty lines; Python's ``csv`` reads none there)."""
+    starts = line_starts(data)[:-1]
+    first = int(np.searchsorted(starts, start))  # the line after the header
+    begins = starts[first:]
+    codes = np.frombuffer(data, dtype=np.uint8)
+    record = ~np.isin(codes[begins], (ord("\n"), ord("\r")))  # not an empty line
+    if quoted:
+        record &= np.searchsorted(positions(codes, ord('"')), begins) % 2 == 0
+    rows = np.flatnonzero(record)
+    return rows + first + 1, begins[rows]
 
 
 def _header(data: bytes, delimiter: str) -> tuple[list[str], int] | None:
@@ -325,7 +403,6 @@ def fast_jsonl(source: Source) -> Table | None:
     reads integers that also appear as floats, or beyond int64, as doubles (so no column
     of doubles with a value beyond 2**53, where an integer may have been rounded).
     """
-    import pyarrow as pa
     import pyarrow.json as pj
 
     data = source.data
@@ -375,8 +452,6 @@ def _object_lines(data: bytes) -> int | None:
 
 def _depth(kind) -> int:
     """How deeply an Arrow type nests (a list of lists of strings: 2), without recursion."""
-    import pyarrow as pa
-
     deepest, pending = 0, [(kind, 0)]
     while pending:
         kind, depth = pending.pop()
@@ -390,8 +465,6 @@ def _depth(kind) -> int:
 
 def _finite(array) -> bool:
     """Whether every float in an Arrow column, at any depth, is finite (nulls aside)."""
-    import pyarrow as pa
-
     kind = array.type
     if pa.types.is_floating(kind):
         return pc.all(pc.is_finite(array)).as_py() is not False
@@ -480,8 +553,6 @@ def _large_text(array):
     """A string column as ``large_string`` (as pandas keeps text), cast in pyarrow's
     default memory pool: the Parquet reader's, whose pages it has just freed are warm
     (measured: 3 ms for two 2M-row id columns, against 15 ms in fresh jemalloc pages)."""
-    import pyarrow as pa
-
     if not pa.types.is_string(array.type):
         return array
     return pc.cast(array, pa.large_string(), memory_pool=pa.default_memory_pool())
@@ -489,8 +560,6 @@ def _large_text(array):
 
 def _series(array) -> pd.Series:
     """An Arrow column as a Series: clean strings and numbers as arrays, the rest as values."""
-    import pyarrow as pa
-
     kind = array.type
     if pa.types.is_dictionary(kind):
         array = array.cast(kind.value_type)

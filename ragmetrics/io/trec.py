@@ -5,15 +5,16 @@ Fields are separated by any run of whitespace, as C's ``isspace`` (and trec_eval
 it: space, tab, ``\\f`` and ``\\v``; a line ends at ``\\n``, ``\\r\\n`` or ``\\r``
 (:mod:`ragmetrics.io.source`). Blank lines are skipped and counted, and so are comments:
 lines whose first character other than whitespace is ``#`` (trec_eval skips them in
-runs; an id that starts with ``#`` cannot begin a line). A large file is
-split by Arrow's CSV parser (:func:`split_fast`) and its fields are checked as Arrow
-columns; only if that split raises a doubt does a line-by-line scan (the definition,
-:func:`split_slowly`) find the first bad line.
+runs; an id that starts with ``#`` cannot begin a line). Every file is split by Arrow's
+CSV parser and its fields are checked as Arrow columns: as it is if it can be
+(:func:`split_fast`), else squeezed and indexed (:func:`split_slowly`: the number of
+fields of every line and its comments found from the positions of its line breaks and
+spaces), which also finds the first line with the wrong number of fields. The line of a
+bad value is found only then, from the line breaks.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..errors import FormatError
 from ..validation import check_choice
 from .arrow import (
     InDoubt,
+    RowLines,
     any_byte,
     byte_set,
     first_with_edge_byte,
@@ -42,13 +44,14 @@ from .source import Source, open_source
 __all__ = ["COMMENT", "FAST_PARSE_FROM", "read_trec_qrels", "read_trec_run", "split_fast",
            "split_slowly"]
 
-_FIELD = re.compile(r"[^ \t\r\f\v]+")
 #: A line whose first character other than whitespace is this is a comment, skipped as a
 #: blank line is (and counted as one, so that line numbers stay an editor's): trec_eval's
 #: rule for runs (get_trec_results.c), in qrels too.
 COMMENT = "#"
-#: Below this many bytes (about 250 run lines) the line scan is as fast as Arrow's parser;
-#: at 3,000 lines Arrow takes 1.4 ms, the scan 4.9 ms; at 30,000, 6 ms and 68 ms.
+#: Below this many bytes (about 250 run lines) a file goes straight to the line index
+#: (:func:`split_slowly`), which reads any file in one Arrow split: a small file is often
+#: written by hand (tabs, comments, an odd line), where the split as it is would be in
+#: doubt and a second split follow. Either way a 200-line run reads in under 1 ms.
 FAST_PARSE_FROM = 8_192
 
 RUN_LAYOUT = ("query_id", "Q0", "doc_id", "rank", "score", "run_name")
@@ -60,19 +63,20 @@ def split_fast(
 ) -> tuple[list[pd.Series], np.ndarray] | None:
     """Fields of a whitespace-separated file by Arrow's CSV parser, or None if in any doubt.
 
-    None means "let the line-by-line scan decide": the scan is the definition, this is
-    only a faster way to the same answer for well-formed files (checked by the tests).
-    Returns the columns (``str`` Series, their text kept in Arrow) and the physical line
-    of each row. Lines with more than ``n_fields`` fields are left to the scan whatever
-    ``more_allowed`` says.
+    None means "let the line index decide" (:func:`split_slowly`, which reads every
+    file); this is the faster way to the same answer for well-formed files (checked by
+    the tests). Returns the columns (``str`` Series, their text kept in Arrow) and the
+    physical line of each row. Lines with more than ``n_fields`` fields are left to the
+    line index whatever ``more_allowed`` says.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
-    split = _split_arrow(data, n_fields)
+    split = _split_fast(Source.part("", data, 1), n_fields)
     if split is None:
         return None
-    columns, squeezed = split
-    lines = _data_lines(_prepared(data, squeezed=squeezed), len(columns[0]))
-    if lines is None:
+    columns, lines = split
+    try:
+        lines = lines[:]
+    except InDoubt:
         return None
     return [text_series(column) for column in columns], lines
 
@@ -84,38 +88,50 @@ _SEPARATOR_BYTES = byte_set(_SEPARATORS)
 _TO_SPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
-def _split_arrow(data: bytes, n_fields: int, narrow: tuple[int, ...] = ()):
-    """(the fields as Arrow columns, whether the text was squeezed), or None.
+def _split_fast(source: Source, n_fields: int, narrow: tuple[int, ...] = ()
+                ) -> tuple[list[pa.ChunkedArray], RowLines] | None:
+    """(the fields as Arrow columns, the line of each row), or None if in any doubt.
 
     Arrow splits on one delimiter, not on runs of whitespace. So a file is split on its
     delimiter (a tab if its start has one, else a space) and each field, trimmed of
     whitespace, must be one token: non-empty, with no whitespace inside; that is the
     whitespace split exactly. Otherwise the file's whitespace is squeezed (every run of
-    separators becomes one space, none at either end of a line) and split on spaces.
-    Line breaks \\r\\n and \\r are written \\n first (:func:`_prepared`).
-    ``narrow``: the fields read as numbers (see :func:`read_delimited`).
+    separators becomes one space, none at either end of a line) and split on spaces. Line
+    breaks \\r\\n and \\r are written \\n first (:func:`_prepared`). A comment line is a
+    doubt. ``narrow``: the fields read as numbers (see :func:`read_delimited`). The lines
+    are found only when asked (:class:`~ragmetrics.io.arrow.RowLines`), and the source's
+    bytes are let go.
     """
-    # NUL is left to the scan, as is text that is not UTF-8 (the scan says where).
-    if not data or data.find(b"\x00") >= 0 or not is_utf8(data):
+    # Text that is not UTF-8 is left to _split_lines, which says where.
+    if not source.data or not is_utf8(source.data):
         return None
-    data = _prepared(data, squeezed=False)
+    data = _prepared(source.data, squeezed=False)
     hashes = data.find(COMMENT.encode()) >= 0  # else no line can be a comment
-    delimiter = "\t" if b"\t" in data[:65536] else " "
+    delimiter, squeezed = "\t" if b"\t" in data[:65536] else " ", False
     columns = read_delimited(data, delimiter, n_fields, coded=_CODED, narrow=narrow)
+    tokens = None
     if columns is not None:
         padded = any(data.find(c.encode()) >= 0 for c in _SEPARATORS if c != delimiter)
         tokens = _tokens(columns, trim=padded)
-        if tokens is not None:
-            return None if hashes and _has_comment(tokens) else (tokens, False)
-    columns = read_delimited(_squeeze(data), " ", n_fields, coded=_CODED, narrow=narrow)
-    tokens = None if columns is None else _tokens(columns, trim=False)
-    return None if tokens is None or (hashes and _has_comment(tokens)) else (tokens, True)
+    if tokens is None:
+        text, squeezed = _squeeze(data), True
+        if text is data and delimiter == " ":
+            return None  # the split of the text as it is has failed already
+        columns = read_delimited(text, " ", n_fields, coded=_CODED, narrow=narrow)
+        tokens = None if columns is None else _tokens(columns, trim=False)
+    if tokens is None or (hashes and _has_comment(tokens)):
+        return None
+    del data, columns
+    source.release()  # the columns hold the text now
+    n_rows, before = len(tokens[0]), source.first_line - 1  # the lines before a part
+    return tokens, RowLines(lambda: _data_lines(_prepared(source.data, squeezed=squeezed),
+                                                n_rows, before), n_rows)
 
 
 def _has_comment(tokens) -> bool:
     """Whether a line of the split is a comment (its first field starts with ``#``): then
-    the scan, which skips such lines, reads the file. A comment line with another number
-    of fields than the data has already made Arrow refuse the split."""
+    the line index, which skips such lines, reads the file. A comment line with another
+    number of fields than the data has already made Arrow refuse the split."""
     first = tokens[0]
     return bool(pc.any(pc.starts_with(first, COMMENT, memory_pool=memory_pool())).as_py())
 
@@ -165,51 +181,116 @@ def _squeeze(data: bytes) -> bytes:
     return data.replace(b"\n ", b"\n").replace(b" \n", b"\n").strip(b" ")
 
 
-def _data_lines(data: bytes, n_rows: int) -> np.ndarray | None:
+def _data_lines(data: bytes, n_rows: int, before: int = 0) -> np.ndarray | None:
     """The line of each row, ``data`` having \\n line breaks and no blank line but empty
-    ones (which Arrow skips); None if the count disagrees."""
+    ones (which Arrow skips), after ``before`` lines; None if the count disagrees."""
     n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
     if n_rows == n_lines:
-        return np.arange(1, n_rows + 1, dtype=np.int64)
+        return np.arange(before + 1, before + n_rows + 1, dtype=np.int64)
     codes = np.frombuffer(data, dtype=np.uint8)
     starts = np.concatenate([[0], positions(codes, ord("\n")) + 1])
     starts = starts[starts < len(codes)]
-    lines = np.flatnonzero(codes[starts] != 10) + 1
+    lines = np.flatnonzero(codes[starts] != 10) + before + 1
     return lines if len(lines) == n_rows else None
 
 
 def split_slowly(
     source: Source, layout: tuple[str, ...], *, more_allowed: bool = False
 ) -> tuple[list[pd.Series], np.ndarray, FormatError | None]:
-    """Fields line by line, up to the first line with the wrong number of fields.
+    """Fields of every line, up to the first line with the wrong number of fields.
 
-    Returns the fields of the good lines before it and the error for that line (or
-    None), so that the caller can first report a bad number on an earlier line.
+    Returns the fields of the good lines before it (``str`` Series), their lines and the
+    error for that line (or None), so that the caller can first report a bad number on an
+    earlier line. This is what the reader falls back on when :func:`split_fast` is in
+    doubt: :func:`_split_lines`, whose columns stay in Arrow.
     """
-    rows: list[list[str]] = []
-    numbers: list[int] = []
-    problem = None
-    for number, line in enumerate(source.lines(), start=source.first_line):
-        fields = _FIELD.findall(line)
-        if not fields or fields[0].startswith(COMMENT):  # blank, or a comment
-            continue
-        if len(fields) < len(layout) or (len(fields) > len(layout) and not more_allowed):
-            reason = f"expected {len(layout)} fields ({' '.join(layout)}), got {len(fields)}"
-            if len(fields) > len(layout) and layout == RUN_LAYOUT:
-                reason += (
-                    ": an id with a space in it would shift every field after it; if the "
-                    "line is right and what follows the run name is junk, ignore it as "
-                    "trec_eval does (extra_fields='ignore'; in the command: "
-                    "--trec-extra-fields ignore)"
-                )
-            problem = source.error(reason, number)
-            break
-        rows.append(fields[: len(layout)])
-        numbers.append(number)
-    columns = [pd.Series(list(values), dtype=str) for values in zip(*rows, strict=True)]
-    if not rows:
-        columns = [pd.Series([], dtype=str) for _ in layout]
-    return columns, np.asarray(numbers, dtype=np.int64), problem
+    columns, lines, problem = _split_lines(source, layout, more_allowed=more_allowed)
+    return [text_series(column) for column in columns], lines, problem
+
+
+def _split_lines(
+    source: Source, layout: tuple[str, ...], *, more_allowed: bool = False,
+    narrow: tuple[int, ...] = (),
+) -> tuple[list[pa.ChunkedArray], np.ndarray, FormatError | None]:
+    """The definition of a TREC file, by an index of its lines: the fields of each line
+    (runs of characters other than separators), blank lines and comments skipped, up to
+    the first line with the wrong number of fields (more than ``len(layout)`` is right if
+    ``more_allowed``: the first ones are kept).
+
+    The text is squeezed (every run of separators one space, none at either end of a
+    line: :func:`_squeeze`), so that the fields of a line are its spaces plus one; the
+    positions of its line breaks and spaces say, for every line at once, how many fields
+    it has and whether it is a comment. The data lines (cut after their last kept field)
+    are then split by Arrow on single spaces. Returns the Arrow columns (``narrow``: as in
+    :func:`~ragmetrics.io.arrow.read_delimited`), the line of each row, and the error of
+    the first line with the wrong number of fields, or None; text that is not UTF-8 raises
+    the error naming its line first.
+    """
+    n_fields = len(layout)
+    if not is_utf8(source.data):
+        _ = source.text  # raises the error that names the line of the first bad byte
+    text = _prepared(source.data, squeezed=True)
+    codes = np.frombuffer(text, dtype=np.uint8)
+    ends = positions(codes, ord("\n"))  # where each line ends, at its line break or the end
+    if not len(codes) or codes[-1] != ord("\n"):
+        ends = np.append(ends, len(codes))
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    spaces = positions(codes, ord(" "))
+    first_space = np.searchsorted(spaces, starts)
+    fields = np.searchsorted(spaces, ends) - first_space + (ends > starts)
+    heads = codes[np.minimum(starts, max(len(codes) - 1, 0))] if len(codes) else starts
+    data = (fields > 0) & (heads != ord(COMMENT))  # neither blank nor a comment
+    wrong = data & ((fields < n_fields) if more_allowed else (fields != n_fields))
+    problem, stop = None, len(starts)
+    if wrong.any():
+        stop = int(np.argmax(wrong))
+        problem = source.error(_wrong_count(layout, int(fields[stop])),
+                               stop + source.first_line)
+        data[stop:] = False
+    rows = np.flatnonzero(data)
+    lines = rows + source.first_line
+    if not len(rows):
+        return [_empty(i, narrow) for i in range(n_fields)], lines, problem
+    # Arrow reads the text with every line it must not read made empty (it skips empty
+    # lines): the comments, what follows the last kept field, every line from `stop` on.
+    comments = np.flatnonzero((fields > 0) & (heads == ord(COMMENT)))
+    comments = comments[comments < stop]
+    over = rows[fields[rows] > n_fields]
+    cut = spaces[first_space[over] + n_fields - 1]  # the space after the last kept field
+    drop = np.concatenate([np.stack([starts[comments], ends[comments]]),
+                           np.stack([cut, ends[over]])], axis=1)
+    drop = drop[:, np.argsort(drop[0], kind="stable")]
+    if problem is not None:
+        drop = np.append(drop, [[starts[stop]], [len(codes)]], axis=1)
+    if drop.shape[1]:
+        keep = zip(np.append(0, drop[1]).tolist(), np.append(drop[0], len(codes)).tolist(),
+                   strict=True)
+        view = memoryview(text)
+        text = b"".join(view[start:end] for start, end in keep)
+    columns = read_delimited(text, " ", n_fields, coded=_CODED, narrow=narrow,
+                             longest=int((ends - starts).max()))
+    if columns is None or len(columns[0]) != len(rows):
+        raise AssertionError("Arrow split the squeezed lines of a TREC file otherwise")
+    return columns, lines, problem
+
+
+def _wrong_count(layout: tuple[str, ...], found: int) -> str:
+    reason = f"expected {len(layout)} fields ({' '.join(layout)}), got {found}"
+    if found > len(layout) and layout == RUN_LAYOUT:
+        reason += (
+            ": an id with a space in it would shift every field after it; if the "
+            "line is right and what follows the run name is junk, ignore it as "
+            "trec_eval does (extra_fields='ignore'; in the command: "
+            "--trec-extra-fields ignore)"
+        )
+    return reason
+
+
+def _empty(column: int, narrow: tuple[int, ...]) -> pa.ChunkedArray:
+    """A column of no rows, of the type :func:`read_delimited` gives it."""
+    kind = (pa.dictionary(pa.int32(), pa.string()) if column in _CODED else
+            pa.string() if column in narrow else pa.large_string())
+    return pa.chunked_array([], kind)
 
 
 _Convert = Callable[[pd.Series, str], "np.ndarray | Bad"]
@@ -229,30 +310,22 @@ def _read_trec(
     """The frame of the kept columns, checked; ``repeats`` ("judged" or "listed"): refuse
     a (query, doc) pair on two lines, in the words of judgments or of a run."""
     source = path if isinstance(path, Source) else open_source(path)
-    if len(source.data) >= FAST_PARSE_FROM:
-        numbers = tuple(layout.index(name) for name, convert in keep.items() if convert)
-        split = _split_arrow(source.data, len(layout), numbers)
-        if split is not None:
-            columns, squeezed = split
-            source.release()  # the columns hold the text now
-            lines = _Lines(lambda: _prepared(source.data, squeezed=squeezed), len(columns[0]),
-                           source.first_line - 1)
-            try:
-                return _checked(source, layout, keep, columns, lines, None, repeats)
-            except InDoubt:  # the lines of the rows cannot be told: scan
-                pass
-    columns, lines, problem = split_slowly(source, layout, more_allowed=more_allowed)
+    numbers = tuple(layout.index(name) for name, convert in keep.items() if convert)
+    split = _split_fast(source, len(layout), numbers) if (
+        len(source.data) >= FAST_PARSE_FROM) else None
+    if split is not None:
+        try:
+            return _checked(source, layout, keep, *split, None, repeats)
+        except InDoubt:  # the lines of the rows cannot be told: index them
+            pass
+    columns, lines, problem = _split_lines(source, layout, more_allowed=more_allowed,
+                                           narrow=numbers)
     return _checked(source, layout, keep, columns, lines, problem, repeats)
 
 
 def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> pd.DataFrame:
     fields = dict(zip(layout, columns, strict=True))
-    out = {}
-    for name, convert in keep.items():
-        if convert is None and isinstance(fields[name], pd.Series):
-            out[name] = fields[name]
-        elif convert is None:  # an Arrow column of the fast split
-            out[name] = text_series(fields[name])
+    out = {name: text_series(fields[name]) for name, convert in keep.items() if convert is None}
     # The numbers, two columns at a time (the score, last, in a thread of its own).
     numbers = [name for name, convert in keep.items() if convert is not None]
     found = check_together(len(lines), *(
@@ -274,36 +347,18 @@ def _checked(source: Source, layout, keep, columns, lines, problem, repeats) -> 
     return rows
 
 
-class _Lines:
-    """The line of each row of a fast split, found only when asked (an error needs it),
-    from the text as Arrow split it (``data()``)."""
-
-    def __init__(self, data: Callable[[], bytes], n_rows: int, before: int = 0) -> None:
-        self._data, self._n_rows, self._array, self._before = data, n_rows, None, before
-
-    def __len__(self) -> int:
-        return self._n_rows
-
-    def __getitem__(self, row):
-        if self._array is None:
-            self._array = _data_lines(self._data(), self._n_rows)
-            if self._array is None:
-                raise InDoubt
-            self._array += self._before  # the lines before a part of a file
-        return self._array[row]
-
-
 def read_trec_run(path, *, extra_fields: str = "error", duplicates: str = "keep") -> pd.DataFrame:
     """Read a run in TREC format: ``query_id Q0 doc_id rank score run_name`` per line.
 
     This is the format trec_eval reads and most IR toolkits write. Fields are separated
     by any run of whitespace; blank lines and comments (lines whose first character other
     than whitespace is ``#``, as trec_eval reads runs) are skipped, and counted in line
-    numbers. The ``Q0`` field is ignored (its
-    content is never checked, as in trec_eval). A large file is split by Arrow's CSV
-    parser and checked column by column in Arrow, and only if that split raises a doubt
-    does a line-by-line scan find the first bad line, so a file of a million lines reads
-    in a fraction of a second.
+    numbers. The ``Q0`` field is ignored (its content is never checked, as in
+    trec_eval). The file is split by Arrow's CSV parser and checked column by column in
+    Arrow; the lines of the file are indexed only if the split needs it (comments, a
+    line with another number of fields) or an error does, so a file of a million lines
+    reads in a fraction of a second, and an error on its last line is said in about a
+    second.
 
     Parameters
     ----------
