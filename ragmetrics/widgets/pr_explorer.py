@@ -42,10 +42,10 @@ class PrecisionRecallExplorer(AccessibleWidget, front_end="pr_explorer.js",
     --------
     >>> explorer = PrecisionRecallExplorer(["x", "a", "y", "b"], {"a", "b", "c"})
     >>> round(explorer.view["ap"], 4), round(explorer.view["eleven_point_average"], 4)
-    (0.3333, 0.3636)
+    (0.3333, 0.4091)
     >>> explorer.move("b", 1)                  # what Alt+Up, three times, does
     >>> explorer.announcement
-    'chunk b moved to rank 1; AP 0.56, 11-point average 0.61, R-precision 0.67'
+    'chunk b moved to rank 1; AP 0.56, 11-point average 0.70, R-precision 0.67'
     """
 
     order = traitlets.List(traitlets.Unicode()).tag(sync=True)

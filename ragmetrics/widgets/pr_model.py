@@ -66,7 +66,7 @@ def describe_pr_curve(view: Mapping) -> str:
     interpolated values, and the three summary numbers.
 
     >>> print(describe_pr_curve(pr_view(["a", "x", "b"], {"a": 1, "b": 1})))
-    Precision-recall curve of 3 chunks, 2 relevant. At each relevant chunk: rank 1 recall 0.50 precision 1.00; rank 3 recall 1.00 precision 0.67. Interpolated precision at recall 0.0 to 1.0: 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 0.67, 0.67, 0.67, 0.67, 0.67. AP (the shaded area) 0.83, 11-point average 0.85, R-precision 0.50.
+    Precision-recall curve of 3 chunks, 2 relevant. At each relevant chunk: rank 1 recall 0.50 precision 1.00; rank 3 recall 1.00 precision 0.67. Interpolated precision at recall 0.0 to 1.0: 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 0.67, 0.67, 0.67. AP (the shaded area) 0.83, 11-point average 0.91, R-precision 0.50.
     """
     hits = [p for p in view["points"] if p["relevant"]]
     at = "; ".join(f"rank {p['rank']} recall {p['recall']:.2f} precision {p['precision']:.2f}"
