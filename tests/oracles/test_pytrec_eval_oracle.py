@@ -127,6 +127,7 @@ def mismatches(expected: dict, got, names: dict) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [1, 2])
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collection=collections())
@@ -343,6 +344,7 @@ def ragmetrics_name(key: str, params) -> str:
     return str(ragmetrics.parse_metric(key))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [1, 2])
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=batches())

@@ -164,6 +164,7 @@ def test_standard_input_named_twice_is_refused(files):
                                     "input or a pipe can be read only once\n")
 
 
+@pytest.mark.slow
 def test_evaluate_reads_the_golden_set_and_a_run_from_standard_input_and_pipes(
         tmp_path, named_pipe, files):
     from ragmetrics.cli import main

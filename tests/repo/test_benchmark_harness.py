@@ -292,6 +292,7 @@ def test_the_file_to_frame_files_hold_one_run_in_every_format(tmp_path):
     assert set(qrels["relevance"]) <= {0, 1, 2, 3}
 
 
+@pytest.mark.slow
 def test_the_file_to_frame_table_reads_each_cell_in_a_fresh_process(tmp_path):
     readers.write_files(tmp_path, n_queries=20, depth=5)
     found = readers.measure_readers(tmp_path, repeat=1, log=lambda line: None)

@@ -36,6 +36,7 @@ def test_the_streamed_run_gives_the_mrr_it_was_built_for():
     assert found["mrr"] == pytest.approx(found["mrr_expected"], abs=1e-15)
 
 
+@pytest.mark.slow
 def test_a_small_big_run_renders_its_tables():
     found = big.run_big(rows=(3_000,), streamed_rows=20_000, memory_rows=(), dask_rows=0,
                         runs=0, log=lambda line: None)

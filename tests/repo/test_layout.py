@@ -266,6 +266,7 @@ def test_the_public_names_are_those_of_the_layers():
         ragmetrics.reports.plot_everything  # noqa: B018
 
 
+@pytest.mark.slow
 def test_modules_that_moved_keep_their_old_paths_with_a_deprecation_warning():
     # In a fresh interpreter: each old path of ragmetrics._moved imports, warns once with
     # the new path, and gives the new module's objects; a renamed public name likewise.

@@ -42,6 +42,7 @@ grade_pairs = st.integers(2, 40).flatmap(lambda n: st.tuples(
     st.lists(st.integers(0, 3), min_size=n, max_size=n)))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(grade_pairs)
 def test_kappas_equal_scikit_learns(pair):

@@ -394,6 +394,7 @@ def test_help_exits_0(capsys):
     assert "--relevance-level" in out
 
 
+@pytest.mark.slow
 def test_python_dash_m_ragmetrics(tmp_path):
     report = tmp_path / "report.html"
     completed = subprocess.run(

@@ -144,6 +144,7 @@ def test_progress_on_a_terminal_and_never_with_quiet(capsys, tmp_path, monkeypat
     assert out == quiet_out
 
 
+@pytest.mark.slow
 def test_the_command_imports_what_the_work_needs_only(tmp_path):
     qrels, (run,) = write_case(tmp_path, n_queries=30)
     probe = (

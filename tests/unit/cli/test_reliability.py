@@ -419,6 +419,7 @@ def corpus(tmp_path) -> tuple[Path, Path]:
     return copy, outputs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_command_on_the_corpus(name, corpus, capsys, monkeypatch):
     case = CASES[name]

@@ -76,6 +76,7 @@ def run_columns(draw):
     return [queries[i] for i in order], [scores[i] for i in order]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]),
        shared=st.booleans())
@@ -228,6 +229,7 @@ def cut_and_full(run, qrels, **conventions):
     return cut, full
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ids", ["object", "str", "arrow", "arrow_dtype", "int"])
 @pytest.mark.parametrize("layout", ["ranked", "grouped", "interleaved"])
 @pytest.mark.parametrize("ties", TIES)
@@ -387,6 +389,7 @@ def test_a_repeat_within_the_cut_off_is_refused_on_every_path(layout):
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(columns=run_columns(), depth=st.sampled_from([None, 1, 2, 3, 5]),
        shared=st.booleans())
@@ -461,6 +464,7 @@ def test_ids_are_grouped_by_object_only_when_rows_share_objects():
     assert (distinct[group] == shared).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ties", ["trec_eval", "doc_id_ascending", "optimistic"])
 def test_runs_sharing_id_objects_give_the_numbers_of_the_plain_path(ties):
     """Past 2**16 rows, doc ids that share objects are hashed (and the tied ones sorted

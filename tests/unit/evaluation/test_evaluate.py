@@ -198,6 +198,7 @@ def seeded_case(seed, *, with_duplicates):
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.booleans().flatmap(

@@ -63,6 +63,7 @@ def assert_same(streamed, whole):
     assert streamed.conventions == whole.conventions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("conventions", [
     {},
     {"ties": "pessimistic", "gain": "exponential", "missing_from_run": "skip"},

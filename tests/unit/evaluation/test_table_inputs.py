@@ -64,6 +64,7 @@ SHAPES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", list(SHAPES))
 @pytest.mark.parametrize("ties", ["trec_eval", "optimistic", "input_order"])
 def test_arrow_inputs_give_the_numbers_of_object_ids(shape, ties):

@@ -261,6 +261,7 @@ def test_jsonl_the_parsers_read_differently_is_left_to_the_definition(tmp_path, 
     assert_same_answer(read_results, path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [
     "null\n", ' null\n{"query_id": "q", "doc_id": "c"}\n',
     '{"query_id": "q", "doc_id": "c"}\n' * 60_000 + "null\n" * 300_000,
@@ -279,6 +280,7 @@ def test_jsonl_null_lines_never_reach_arrow(tmp_path, text):
     assert done.stdout.startswith(f"{line} expected a JSON object {{...}} per line, got null")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [1_500, 30_000])
 def test_jsonl_deep_nesting_never_reaches_arrow(tmp_path, depth):
     # pyarrow 26's JSON reader overflows its stack at 15,000-20,000 levels; Python's json

@@ -724,6 +724,7 @@ def cut_short_while_read(monkeypatch, path, *, to: int, then: bytes = b""):
     monkeypatch.setattr(source_module, "_read_to_end", cut_then_read)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader", [read_trec_run, read_run], ids=["trec", "any format"])
 @pytest.mark.parametrize(("to", "then"), [(0, b""), (5_000, b""), (0, b"q1 Q0 d1 1 2.0 x\n"),
                                           (5_000, b"q9 Q0 d9 1 1.0 x\n" * 10)],
@@ -1223,6 +1224,7 @@ def non_blank_lines(text: str) -> list[list[str]]:
     return [FIELD.findall(line) for line in text.split("\n") if FIELD.findall(line)]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=st.one_of(trec_text(6), trec_text(4), st.text(max_size=60)))
 def test_trec_readers_drop_nothing_silently(folder, text):

@@ -70,6 +70,7 @@ def one_query(draw):
     return ranking, grades
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("empty_relevant", ["zero", "article", "skip"])
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(queries=st.lists(one_query(), min_size=1, max_size=4))

@@ -436,6 +436,7 @@ def judged_runs(draw):
     return run, qrels, draw(st.integers(1, 9)), draw(st.sampled_from([0.1, 0.5, 1.0])), options
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(case=judged_runs())
 def test_every_metric_of_the_table_stays_within_its_bounds(case):

@@ -117,6 +117,7 @@ def test_every_order_enumerates_the_tied_blocks_only():
     assert len(every_order(dict.fromkeys("abcdef", 0.0))) == math.factorial(6)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collection=collections())
 def test_average_is_the_mean_over_every_order_of_the_tied_docs(collection):
@@ -132,6 +133,7 @@ def test_average_is_the_mean_over_every_order_of_the_tied_docs(collection):
                 f"run {run[query]}, judgments {qrels[query]}")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collection=collections())
 def test_average_lies_between_pessimistic_and_optimistic(collection):
@@ -267,6 +269,7 @@ def distinct_orders(block: list) -> set[tuple]:
     return set(itertools.permutations(block))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_the_counted_means_on_blocks_of_eight_against_every_distinct_order(seed):
     """Blocks larger than Hypothesis draws: a fixed head, a tie of 8 docs of mixed kinds

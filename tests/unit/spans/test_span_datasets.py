@@ -151,6 +151,7 @@ def token_positions(text: str) -> list[int]:
     return starts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("overlap", ["union", "sum"])
 def test_squad_token_metrics_are_exact_token_set_ratios(squad, overlap):
     # Issue 23, item 3: on window128 with the annotators' answers, recall@5 in tokens was

@@ -205,6 +205,7 @@ def quiet(function, *args, **kwargs):
 # --- differential -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(cases(), st.sampled_from(["union", "sum"]))
 def test_equals_the_set_reference(case, overlap):
@@ -237,6 +238,7 @@ def token_cases(draw):
     return dict(case, texts=texts, budget=None if budget is None else budget // 4 + 1)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(token_cases(), st.sampled_from(["union", "sum"]), st.sampled_from(sorted(TOKENIZERS)),
        st.sampled_from(["char", "token"]))
@@ -266,6 +268,7 @@ def test_every_span_metric_is_the_set_ratio_and_within_bounds_exactly(case, over
     assert ((by_name.to_numpy() >= 0.0) & (by_name.to_numpy() <= 1.0)).all()
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(token_cases(), st.sampled_from(["char", "token"]))
 def test_the_budget_warning_counts_the_queries_that_get_nothing(case, unit):
@@ -292,6 +295,7 @@ def test_the_budget_warning_counts_the_queries_that_get_nothing(case, unit):
     assert f"{min(first[q] for q in over)} {units})" in said[0]
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(cases(), st.sampled_from(["any_overlap", "min_chars", "chunk_coverage",
                                  "evidence_coverage"]), st.integers(1, 20), st.floats(0.01, 1))
@@ -306,6 +310,7 @@ def test_chunk_qrels_equal_the_set_reference(case, rule, chars, share):
 # --- properties -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(cases())
 def test_iou_is_at_most_precision_and_recall(case):
@@ -314,6 +319,7 @@ def test_iou_is_at_most_precision_and_recall(case):
     assert (got["iou"] <= got[["precision", "recall"]].min(axis=1) + 1e-12).all()
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(cases())
 def test_sum_iou_is_at_most_precision_and_recall_for_disjoint_evidence(case):
@@ -327,6 +333,7 @@ def test_sum_iou_is_at_most_precision_and_recall_for_disjoint_evidence(case):
     assert (got["iou"] <= got[["precision", "recall"]].min(axis=1) + 1e-12).all()
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(cases())
 def test_union_precision_is_at_least_sum_precision(case):
@@ -336,6 +343,7 @@ def test_union_precision_is_at_least_sum_precision(case):
     assert (union["iou"] >= summed["iou"] - 1e-12).all()
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(st.lists(st.integers(1, 30), min_size=1, max_size=6), st.data())
 def test_chunks_equal_to_the_evidence_score_one(gaps, data):
@@ -354,6 +362,7 @@ def test_chunks_equal_to_the_evidence_score_one(gaps, data):
         assert got.tolist() == [1.0, 1.0, 1.0, 1.0]
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(cases(), st.data())
 def test_splitting_a_retrieved_chunk_leaves_recall_unchanged(case, data):

@@ -306,6 +306,7 @@ def test_true_means_of_the_simulated_distributions():
         assert draw(rng, 1_000_000).mean() == pytest.approx(truth, abs=0.002), draw.__name__
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("draw", list(TRUE_MEANS), ids=lambda f: f.__name__)
 def test_95_percent_intervals_cover_93_to_97_percent(draw):
     start = time.perf_counter()
@@ -364,6 +365,7 @@ def brute_force_p(d):
     return extreme / 2 ** len(d)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2, 5, 10, EXACT_MAX_QUERIES])
 def test_exact_randomization_equals_enumeration(n):
     rng = np.random.default_rng(n)
@@ -373,6 +375,7 @@ def test_exact_randomization_equals_enumeration(n):
     assert result.p_value == pytest.approx(brute_force_p(b - a), abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_exact_randomization_equals_scipy_permutation_test(seed):
     rng = np.random.default_rng(seed)
@@ -384,6 +387,7 @@ def test_exact_randomization_equals_scipy_permutation_test(seed):
     assert randomization_test(a, b).p_value == pytest.approx(theirs.pvalue, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_sampled_randomization_is_close_to_the_exact_p():
     # n = 20: sampled (10,000 patterns); the exact p by enumerating 2**20 patterns here.
     rng = np.random.default_rng(8)
@@ -534,6 +538,7 @@ def test_an_undecided_verdict_at_the_cap_says_so():
     assert off.n_patterns.tolist() == [200, 200]
 
 
+@pytest.mark.slow
 def test_verdicts_near_alpha_no_longer_depend_on_the_seed():
     # The case: an exact p just below 0.05. One pass of 10,000 patterns called it
     # significant on some seeds and not on others; now a seed either decides it right or
@@ -875,6 +880,7 @@ def test_validation_names_the_bad_value(call, message):
         call()
 
 
+@pytest.mark.slow
 def test_importing_ragmetrics_does_not_import_scipy():
     # SciPy's special functions are imported where an interval or a t-test is computed,
     # so `import ragmetrics` stays quick.

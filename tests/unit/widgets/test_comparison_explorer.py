@@ -89,6 +89,7 @@ def _every_metric_of_the_table() -> list[str]:
 NO_VIEW = {"num_q", "num_rel", "idcg", "idcg@5", "utility(2,-1,1,0)"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", [{}, {"relevance_level": 2, "gain": "exponential"}])
 def test_every_metric_of_the_table_adds_up_to_evaluate(support_demo, policy):
     qrels, runs = support_demo
