@@ -54,3 +54,11 @@ def pytest_collection_modifyitems(config, items):
             continue
         if where.startswith(SLOW_PATHS):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _docstring_examples_run_in_a_fresh_folder(request, monkeypatch):
+    """A docstring example that writes files writes them in a fresh temporary folder (as
+    pandas' do), so that the examples name their files plainly, as a user would."""
+    if type(request.node).__name__ == "DoctestItem":
+        monkeypatch.chdir(request.getfixturevalue("tmp_path"))

@@ -69,12 +69,10 @@ def read_trec_run_batches(path, *, block_bytes: int = BLOCK_BYTES, extra_fields:
 
     Examples
     --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "run.txt"
-    ...     _ = path.write_text("".join(f"q{q} Q0 d{d} {d} {9 - d} bm25\\n"
-    ...                                 for q in range(3) for d in range(1, 4)))
-    ...     parts = [part.frame for part in read_trec_run_batches(path, block_bytes=40)]
+    >>> path = Path("run.txt")
+    >>> _ = path.write_text("".join(f"q{q} Q0 d{d} {d} {9 - d} bm25\\n"
+    ...                             for q in range(3) for d in range(1, 4)))
+    >>> parts = [part.frame for part in read_trec_run_batches(path, block_bytes=40)]
     >>> [part["query_id"].unique().tolist() for part in parts]
     [['q0'], ['q1'], ['q2']]
     """

@@ -162,12 +162,10 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error",
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "bm25.txt"
-    ...     _ = path.write_text("q1 Q0 d3 1 9.5 bm25\\nq1 Q0 d1 2 7.0 bm25\\n")
-    ...     read_run(path)
+    >>> path = Path("bm25.txt")
+    >>> _ = path.write_text("q1 Q0 d3 1 9.5 bm25\\nq1 Q0 d1 2 7.0 bm25\\n")
+    >>> read_run(path)
       query_id doc_id  rank  score run_name
     0       q1     d3     1    9.5     bm25
     1       q1     d1     2    7.0     bm25
@@ -198,12 +196,10 @@ def read_qrels(path, *, format: str | None = None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "golden.jsonl"
-    ...     _ = path.write_text('{"query_id": "q1", "relevant_ids": ["d1", "d3"]}\\n')
-    ...     read_qrels(path)
+    >>> path = Path("golden.jsonl")
+    >>> _ = path.write_text('{"query_id": "q1", "relevant_ids": ["d1", "d3"]}\\n')
+    >>> read_qrels(path)
       query_id doc_id  relevance
     0       q1     d1          1
     1       q1     d3          1

@@ -209,16 +209,14 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     --------
     The same golden set, long and wide:
 
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     long_path, wide_path = Path(folder) / "long.csv", Path(folder) / "wide.jsonl"
-    ...     _ = long_path.write_text("query_id,doc_id\\nq1,c1\\nq1,c7\\nq2,007\\n")
-    ...     _ = wide_path.write_text(
-    ...         '{"query_id": "q1", "relevant_ids": ["c1", "c7"]}\\n'
-    ...         '{"query_id": "q2", "relevant_ids": ["007"]}\\n'
-    ...     )
-    ...     long, wide = read_golden(long_path), read_golden(wide_path)
+    >>> long_path, wide_path = Path("long.csv"), Path("wide.jsonl")
+    >>> _ = long_path.write_text("query_id,doc_id\\nq1,c1\\nq1,c7\\nq2,007\\n")
+    >>> _ = wide_path.write_text(
+    ...     '{"query_id": "q1", "relevant_ids": ["c1", "c7"]}\\n'
+    ...     '{"query_id": "q2", "relevant_ids": ["007"]}\\n'
+    ... )
+    >>> long, wide = read_golden(long_path), read_golden(wide_path)
     >>> long
       query_id doc_id  relevance
     0       q1     c1          1
@@ -310,12 +308,10 @@ def read_results(path, *, format: str | None = None, duplicates: str = "keep") -
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "results.csv"
-    ...     _ = path.write_text("query_id,retrieved_ids,question\\nq1,c7|c1|c3,Who?\\n")
-    ...     run = read_results(path)
+    >>> path = Path("results.csv")
+    >>> _ = path.write_text("query_id,retrieved_ids,question\\nq1,c7|c1|c3,Who?\\n")
+    >>> run = read_results(path)
     >>> run
       query_id doc_id  rank
     0       q1     c7     1

@@ -101,8 +101,8 @@ def read_whole(path) -> bytes:
 
     Examples
     --------
-    >>> import pathlib, tempfile
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> import pathlib
+    >>> path = pathlib.Path("run.txt")
     >>> _ = path.write_bytes(b"q1 Q0 d1 1 2.5 bm25\\n")
     >>> read_whole(path)
     b'q1 Q0 d1 1 2.5 bm25\\n'

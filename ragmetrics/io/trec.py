@@ -391,17 +391,15 @@ def read_trec_run(path, *, extra_fields: str = "error", duplicates: str = "keep"
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "bm25.run"
-    ...     _ = path.write_text(
-    ...         "q1 Q0 007 1 14.2 bm25\\n"
-    ...         "q1 Q0 d9  2 11.0 bm25\\n"
-    ...         "\\n"
-    ...         "q2 Q0 1e5 1 9.5  bm25\\n"
-    ...     )
-    ...     run = read_trec_run(path)
+    >>> path = Path("bm25.run")
+    >>> _ = path.write_text(
+    ...     "q1 Q0 007 1 14.2 bm25\\n"
+    ...     "q1 Q0 d9  2 11.0 bm25\\n"
+    ...     "\\n"
+    ...     "q2 Q0 1e5 1 9.5  bm25\\n"
+    ... )
+    >>> run = read_trec_run(path)
     >>> run
       query_id doc_id  rank  score run_name
     0       q1    007     1   14.2     bm25
@@ -415,13 +413,12 @@ def read_trec_run(path, *, extra_fields: str = "error", duplicates: str = "keep"
 
     A malformed line is reported with its physical line number, blank lines counted:
 
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "bad.run"
-    ...     _ = path.write_text("q1 Q0 d1 1 3.5 bm25\\n\\nq1 Q0 d2 2 bm25\\n")
-    ...     try:
-    ...         read_trec_run(path)
-    ...     except FormatError as error:
-    ...         print(error.line, error.reason)
+    >>> path = Path("bad.run")
+    >>> _ = path.write_text("q1 Q0 d1 1 3.5 bm25\\n\\nq1 Q0 d2 2 bm25\\n")
+    >>> try:
+    ...     read_trec_run(path)
+    ... except FormatError as error:
+    ...     print(error.line, error.reason)
     3 expected 6 fields (query_id Q0 doc_id rank score run_name), got 5
     """
     keep = {
@@ -468,12 +465,10 @@ def read_trec_qrels(path) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = Path(folder) / "qrels.txt"
-    ...     _ = path.write_text("301 0 FR940202-2-00150 1\\n301 0 FR9 0\\n302\\t0\\tLA01 -1\\n")
-    ...     qrels = read_trec_qrels(path)
+    >>> path = Path("qrels.txt")
+    >>> _ = path.write_text("301 0 FR940202-2-00150 1\\n301 0 FR9 0\\n302\\t0\\tLA01 -1\\n")
+    >>> qrels = read_trec_qrels(path)
     >>> qrels
       query_id            doc_id  relevance
     0      301  FR940202-2-00150          1

@@ -78,13 +78,11 @@ def write_atomic(path, text: str) -> Path:
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     report = Path(folder) / "report.md"
-    ...     _ = write_atomic(report, "# Old\\n")
-    ...     _ = write_atomic(report, "# New\\n")
-    ...     print(report.read_text(), sorted(p.name for p in Path(folder).iterdir()))
+    >>> report = Path("report.md")
+    >>> _ = write_atomic(report, "# Old\\n")
+    >>> _ = write_atomic(report, "# New\\n")
+    >>> print(report.read_text(), sorted(p.name for p in Path().iterdir()))
     # New
      ['report.md']
     """
@@ -192,16 +190,14 @@ def check_outputs(outputs: Mapping[str, str | None],
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     golden = Path(folder) / "golden.csv"
-    ...     _ = golden.write_text("query_id,doc_id\\nq1,d1\\n")
-    ...     try:
-    ...         check_outputs({"--per-query": str(golden)}, [("GOLDEN", str(golden))])
-    ...     except ValueError as error:
-    ...         print(str(error).replace(folder, "..."))
-    --per-query .../golden.csv is GOLDEN .../golden.csv: an output never replaces an input
+    >>> golden = Path("golden.csv")
+    >>> _ = golden.write_text("query_id,doc_id\\nq1,d1\\n")
+    >>> try:
+    ...     check_outputs({"--per-query": str(golden)}, [("GOLDEN", str(golden))])
+    ... except ValueError as error:
+    ...     print(error)
+    --per-query golden.csv is GOLDEN golden.csv: an output never replaces an input
     """
     inputs = list(inputs)
     seen: dict[str, str] = {}

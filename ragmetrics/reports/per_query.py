@@ -65,13 +65,11 @@ def write_per_query_csv(comparison: Comparison | Mapping[str, Evaluation], path)
 
     Examples
     --------
-    >>> import tempfile
     >>> from pathlib import Path
     >>> from ragmetrics import evaluate
     >>> evaluation = evaluate({"a\\r=1+1": ["d"]}, {"a\\r=1+1": {"d"}}, ["mrr"])
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = write_per_query_csv({"bm25": evaluation}, Path(folder) / "pq.csv")
-    ...     path.read_bytes()
+    >>> path = write_per_query_csv({"bm25": evaluation}, Path("pq.csv"))
+    >>> path.read_bytes()
     b'query_id,system,mrr\\n"a\\r\\'=1+1",bm25,1.0\\n'
     """
     frame = per_query_frame(comparison)
