@@ -10,6 +10,7 @@ metric. Tested on their own in ``tests/unit/widgets/test_board_descriptions.py``
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -284,14 +285,11 @@ def describe_change(before: Mapping, after: Mapping, *, moved: str | None = None
 
 
 def _ranges(ranks: list[int]) -> str:
-    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
-    runs: list[list[int]] = []
-    for rank in ranks:
-        if runs and rank == runs[-1][1] + 1:
-            runs[-1][1] = rank
-        else:
-            runs.append([rank, rank])
-    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``: increasing ranks, each run of consecutive ones
+    (the same rank minus its position) as ``first-last``."""
+    runs = [[rank for _, rank in run]
+            for _, run in itertools.groupby(enumerate(ranks), lambda pair: pair[1] - pair[0])]
+    return ", ".join(f"{run[0]}" if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 def describe_curves(curve: Mapping[str, list], k: int | None = None) -> str:
