@@ -748,7 +748,8 @@ def test_offsets_in_files_that_do_not_fit_name_the_line(tmp_path):
     csv = tmp_path / "chunks.csv"
     csv.write_text("chunk_id,doc_id,start,end\na,d1,0,40\nb,d1,0,99999999999999999999\n")
     with pytest.raises(FormatError, match=r"chunks\.csv, line 3: chunk_id 'b': end "
-                                          r"99999999999999999999 does not fit a 64-bit integer$"):
+                                          r"'99999999999999999999' does not fit a 64-bit "
+                                          r"integer$"):
         span_metrics(RUN, csv, EVIDENCE)
     jsonl = tmp_path / "evidence.jsonl"
     jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'
@@ -827,13 +828,14 @@ def test_files_name_the_line(tmp_path):
         span_metrics(RUN, bad, EVIDENCE)
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"query_id": "q1", "doc_id": "d1", "start": 1, "end": 2}\n{oops\n')
-    with pytest.raises(FormatError, match=r"broken.jsonl, line 2: not JSON"):
+    with pytest.raises(FormatError, match=r"broken.jsonl, line 2: not valid JSON"):
         span_metrics(RUN, CHUNKS, broken)
     short = tmp_path / "short.csv"
     short.write_text("chunk_id,doc_id,start,end\na,d1,0\n")
-    with pytest.raises(FormatError, match="line 2: expected 4 fields, got 3"):
+    with pytest.raises(FormatError, match=r"line 2: expected 4 fields as in the header "
+                                          r"\(chunk_id, doc_id, start, end\), got 3"):
         span_metrics(RUN, short, EVIDENCE)
-    with pytest.raises(FormatError, match="unknown file type"):
+    with pytest.raises(FormatError, match=r"chunks\.txt: cannot tell the table format"):
         span_metrics(RUN, tmp_path / "chunks.txt", EVIDENCE)
 
 
@@ -844,6 +846,68 @@ def test_unanswerable_rows_in_a_file(tmp_path):
                           empty_relevant="article")
     assert row(result, "q2")["recall"] == 1.0
     assert result.attrs["empty_evidence"] == ("q2",)
+
+
+def test_files_are_read_by_io_compressed_with_physical_lines(tmp_path):
+    # Issue 24, item 2: evidence, chunks and documents are read by ragmetrics.io, as runs
+    # are: gzip, bzip2 and xz files by their content, CRLF and blank lines counted.
+    import bz2
+    import gzip
+    import lzma
+
+    evidence = tmp_path / "evidence.csv.gz"
+    evidence.write_bytes(gzip.compress(
+        b"query_id,doc_id,start,end,relevance\r\nq1,d1,35,45,2\r\n\r\nq1,d1,60,75,\r\n"
+        b"q1,d2,10,20,1\r\n"))
+    chunks = tmp_path / "chunks.jsonl.bz2"
+    chunks.write_bytes(bz2.compress(CHUNKS.to_json(orient="records", lines=True).encode()))
+    documents = tmp_path / "documents.tsv.xz"
+    documents.write_bytes(lzma.compress(("doc_id\ttext\n" + "".join(
+        f"{d}\t{t}\n" for d, t in DOCUMENTS.items())).encode()))
+    got = span_metrics(RUN, chunks, evidence, k=2, documents=documents)
+    pd.testing.assert_frame_equal(got, span_metrics(RUN, CHUNKS, EVIDENCE, k=2,
+                                                    documents=DOCUMENTS))
+    assert row(got)["recall"] == approx(25 / 35)  # b and c: [35, 45), [60, 75)
+    bad = tmp_path / "bad.csv.gz"  # the fifth line, after a blank one: its physical line
+    bad.write_bytes(gzip.compress(b"query_id,doc_id,start,end\r\nq1,d1,35,45\r\n\r\n"
+                                  b"q1,d1,60,75\r\nq2,d1,x,9\r\n"))
+    with pytest.raises(FormatError, match=r"bad\.csv\.gz, line 5: query_id 'q2': start must "
+                                          r"be an integer, got 'x'$"):
+        chunk_qrels(CHUNKS, bad)
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    # Read by Arrow's fast parser, worded by the definition's: the line, the value.
+    (['{"chunk_id": 2.5, "doc_id": "d1", "start": 30, "end": 70}'],
+     r"line 2: chunk_id must be a string or an integer id, got 2\.5$"),
+    (['{"chunk_id": "b", "doc_id": "d1", "start": "30", "end": 70}'],
+     (r"line 2: chunk_id 'b': start must be an integer, got '30', a string; write numbers "
+      "without quotes$")),
+    (['{"chunk_id": "b", "doc_id": " d1", "start": 30, "end": 70}'],
+     r"line 2: chunk_id 'b': doc_id ' d1' begins or ends with whitespace$"),
+    (['{"chunk_id": "b", "doc_id": "d1", "end": 70}'], r"line 2: chunk_id 'b': missing start$"),
+    (["", '{"chunk_id": "b", "doc_id": "d9", "start": 30, "end": 70}'],
+     r"line 3: chunk_id 'b': unknown document 'd9'$"),
+])
+def test_bad_cells_of_files_name_the_physical_line(tmp_path, lines, message):
+    path = tmp_path / "chunks.jsonl"
+    first = '{"chunk_id": "a", "doc_id": "d1", "start": 0, "end": 40}'
+    path.write_text("\n".join([first, *lines]) + "\n")
+    with pytest.raises(FormatError, match=r"chunks\.jsonl, " + message):
+        span_metrics({"q1": ["a"]}, path, EVIDENCE, documents=DOCUMENTS)
+
+
+def test_ids_of_files_are_text_and_parquet_rows_are_named(tmp_path):
+    # As ragmetrics.io reads every file: an integer id is its decimal text.
+    chunks = CHUNKS.assign(chunk_id=[1, 2, 3, 4, 5])
+    path = tmp_path / "chunks.parquet"
+    chunks.to_parquet(path)
+    got = span_metrics({"q1": ["2", "3"]}, path, EVIDENCE)
+    assert row(got)["recall"] == approx(25 / 35)
+    chunks.assign(end=[40, 70, 100, 25, 20]).to_parquet(path)
+    with pytest.raises(FormatError, match=r"chunks\.parquet, row 5: chunk_id '5': start 25 "
+                                          r">= end 20"):
+        span_metrics({"q1": ["2"]}, path, EVIDENCE)
 
 
 def test_inputs_are_not_changed():

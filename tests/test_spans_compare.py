@@ -484,11 +484,11 @@ def _write(folder, name, text):
      r"--chunks .*article\.csv: no run follows it"),
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end\nq01,faq,x,5\n"),
                    "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
-     r"e\.csv, line 2: query_id 'q01': start must be an integer character offset, got 'x'"),
+     r"e\.csv, line 2: query_id 'q01': start must be an integer, got 'x'$"),
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end\n"
                                                     "q01,faq,0,99999999999999999999\n"),
                    "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
-     (r"e\.csv, line 2: query_id 'q01': end 99999999999999999999 does not fit a 64-bit "
+     (r"e\.csv, line 2: query_id 'q01': end '99999999999999999999' does not fit a 64-bit "
       r"integer$")),
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end,relevance\n"
                                                     "q01,faq,0,5,1e300\n"),

@@ -5,7 +5,8 @@ are the public API.
 
 ``documents``
     ``doc_id, text``: a DataFrame, a mapping ``{doc_id: text}``, a list of records, or
-    a ``.jsonl``/``.csv``/``.tsv``/``.parquet`` file.
+    a ``.jsonl``/``.csv``/``.tsv``/``.parquet`` file, compressed or not (read by
+    :mod:`ragmetrics.io`, its cells checked by io's rules: :mod:`ragmetrics.spans.readers`).
 ``chunks``
     ``chunk_id, doc_id, start, end``: character offsets into the document, ``end``
     exclusive (``text[start:end]`` is the chunk). Or ``chunk_id, doc_id, text``: the
@@ -15,10 +16,11 @@ are the public API.
 ``evidence``
     ``query_id, doc_id, start, end[, relevance]``: the spans that answer each question,
     graded (``relevance``; a span without one, or with an empty cell, has grade 1).
-    Or ``query_id, doc_id, quote``, located like a chunk's text. A query may have several spans, in several documents. A row with a
-    ``query_id`` and nothing else (no ``doc_id``, offsets or quote) declares a question
-    with **no evidence** (an unanswerable question); so does ``{query_id: []}`` in the
-    mapping form ``{query_id: [(doc_id, start, end[, relevance]), ...]}``.
+    Or ``query_id, doc_id, quote``, located like a chunk's text. A query may have
+    several spans, in several documents. A row with a ``query_id`` and nothing else
+    (no ``doc_id``, offsets or quote) declares a question with **no evidence** (an
+    unanswerable question); so does ``{query_id: []}`` in the mapping form
+    ``{query_id: [(doc_id, start, end[, relevance]), ...]}``.
 
 ``documents`` are optional when chunks and evidence come with offsets, and needed to
 locate texts, to count tokens, and to check offsets against the document (without
@@ -45,7 +47,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -54,16 +55,15 @@ import numpy as np
 import pandas as pd
 
 from ..errors import FormatError, InputTypeError, InputValueError
-from ..io.checks import Bad, Column, check_integers, check_numbers
+from ..io.checks import Bad, Column, check_integers
 from .intervals import MAX_POSITION, Line
 from .locate import NormalizedText, normalize_whitespace
-from .readers import read_table
+from .readers import Source, as_frame, check_grades
 
 __all__ = [
     "Chunks",
     "Documents",
     "Evidence",
-    "Source",
     "as_chunks",
     "as_documents",
     "as_evidence",
@@ -79,77 +79,6 @@ _LISTED = 5
 # Numbers written as text (a CSV or TSV cell), as ragmetrics.io reads them: ASCII only.
 _WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-class Source:
-    """Where a table's rows came from, so that errors can say where a bad value was.
-
-    Rows of a table given in memory are named by position (``chunks row 3``); rows of a
-    file by file and line (a :class:`~ragmetrics.errors.FormatError`).
-    """
-
-    def __init__(self, what: str, *, path: str | None = None, lines=None,
-                 unit: str = "line", label_column: str | None = None, labels=None) -> None:
-        self.what, self.path, self.lines, self.unit = what, path, lines, unit
-        self.label_column, self.labels = label_column, labels
-
-    def _label(self, row: int) -> str:
-        if self.labels is None or row >= len(self.labels):
-            return ""
-        label = self.labels[row]
-        if label is None or (isinstance(label, float) and np.isnan(label)):
-            return ""
-        return f"{self.label_column} {label!r}"
-
-    def where(self, row: int) -> str:
-        """``'chunks row 3 (chunk_id 'c4')'`` or ``'chunks.csv, line 5 (chunk_id 'c4')'``."""
-        label = self._label(row)
-        if self.path is None:
-            return f"{self.what} row {row}" + (f" ({label})" if label else "")
-        return f"{self.path}, {self.unit} {int(self.lines[row])}" + (
-            f" ({label})" if label else "")
-
-    def error(self, row: int, reason: str, *, kind: type = InputValueError) -> Exception:
-        """The exception to raise for a bad value in ``row``."""
-        if self.path is not None:
-            label = self._label(row)
-            return FormatError((f"{label}: " if label else "") + reason, path=self.path,
-                               line=int(self.lines[row]), unit=self.unit)
-        return kind(f"{self.where(row)}: {reason}")
-
-    def table_error(self, reason: str) -> Exception:
-        """The exception for a problem of the whole table (a missing column)."""
-        if self.path is not None:
-            return FormatError(reason, path=self.path)
-        return InputValueError(f"{self.what}: {reason}")
-
-
-def _as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
-    """A table given as a DataFrame, a list of records or a file, and its Source."""
-    if isinstance(data, (str, os.PathLike)):
-        table = read_table(data)
-        frame = table.frame
-        source = Source(what, path=table.path, lines=table.lines, unit=table.unit)
-    elif isinstance(data, pd.DataFrame):
-        frame = data.reset_index(drop=True)
-        source = Source(what)
-    elif isinstance(data, Iterable) and not isinstance(data, (bytes, Mapping)):
-        rows = list(data)
-        if not all(isinstance(row, Mapping) for row in rows):
-            bad = next(row for row in rows if not isinstance(row, Mapping))
-            raise InputTypeError(
-                f"{what} given as a list must hold one mapping (record) per row, "
-                f"got {bad!r}")
-        frame = pd.DataFrame.from_records(rows) if rows else pd.DataFrame()
-        source = Source(what)
-    else:
-        raise InputTypeError(
-            f"{what} must be a DataFrame, a list of records or a file path, "
-            f"got {type(data).__name__}")
-    if label_column in frame.columns:
-        source.label_column = label_column
-        source.labels = frame[label_column].to_numpy(dtype=object)
-    return frame, source
 
 
 def _require(frame: pd.DataFrame, source: Source, *columns: str) -> None:
@@ -190,12 +119,14 @@ def _ids(values: np.ndarray, column: str, source: Source, *,
         f"({type(value).__name__})", kind=InputTypeError)
 
 
-def _checked(values: list, rows: np.ndarray, check, column: str, source: Source) -> np.ndarray:
-    """``check`` (:func:`~ragmetrics.io.checks.check_integers` or ``check_numbers``) of
-    ``values`` (those of ``rows``), raising its first problem at its row."""
-    got = check(Column(column, pd.Series(values, dtype=object), typed=True))
+def _checked(values, rows: np.ndarray, check, column: str, source: Source) -> np.ndarray:
+    """``check`` (:func:`~ragmetrics.io.checks.check_integers`, or a check of the same
+    shape) of ``values`` (a list or Series: those of ``rows``), raising its first problem
+    at its row."""
+    series = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
+    got = check(Column(column, series, typed=True))
     if isinstance(got, Bad):
-        value = values[got.row]
+        value = series.iloc[got.row]
         a_number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
         raise source.error(int(rows[got.row]), got.reason,
                            kind=InputValueError if a_number else InputTypeError)
@@ -212,13 +143,18 @@ def _integers(series: pd.Series, column: str, source: Source,
     words); anything else is refused naming the row and the value, never wrapped around
     (``2**63`` read as ``-2**63``) nor left to raise a bare ``OverflowError``.
     """
+    allowed = np.zeros(len(series), bool) if missing_ok is None else missing_ok
+    if isinstance(series.dtype, pd.Int64Dtype):  # a file's column, checked (readers)
+        missing = series.isna().to_numpy(dtype=bool)
+        for row in np.flatnonzero(missing & ~allowed):
+            raise source.error(int(row), f"missing {column}")
+        return series.to_numpy(np.int64, na_value=-1)
     if pd.api.types.is_integer_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
             series.dtype) and not series.hasnans:
         return _checked(series.tolist(), np.arange(len(series)), check_integers, column,
                         source) if series.dtype.kind == "u" else series.to_numpy(np.int64)
     values = series.to_numpy(dtype=object)
     missing = _missing(values)
-    allowed = np.zeros(len(values), bool) if missing_ok is None else missing_ok
     out = np.full(len(values), -1, dtype=np.int64)
     for row in np.flatnonzero(missing & ~allowed):
         raise source.error(int(row), f"missing {column}")
@@ -248,46 +184,38 @@ def _integers(series: pd.Series, column: str, source: Source,
     return out
 
 
-def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarray:
+def _grades(values: pd.Series, source: Source, needed: np.ndarray) -> np.ndarray:
     """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked.
 
     A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
-    number it writes, exactly), held exactly by the float64 that grades are compared in
-    (every whole number up to ``2**53`` is; :func:`~ragmetrics.io.checks.check_numbers`
-    checks and words it); a whole grade must also fit a 64-bit integer, as a qrels file's
-    must: a grade of ``2**63 - 1`` or ``1e300`` is refused, not judged as ``-2**63`` (a
-    cast to int64) or ``2**63`` (its float64).
+    number it writes, exactly) that :func:`~ragmetrics.spans.readers.check_grades`
+    accepts, as a file's: held exactly by the float64 that grades are compared in, and a
+    whole grade fits a 64-bit integer.
     """
     rows = np.flatnonzero(needed)
-    given = []
-    for row in rows:
-        value = values[row]
-        if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
-            text = value.strip()
-            if _WHOLE_TEXT.fullmatch(text):
-                value = int(text)  # exactly the number written, however long
-            elif _NUMBER_TEXT.fullmatch(text) or text.lstrip("+-").lower() in (
-                    "nan", "inf", "infinity"):
-                value = float(text)  # not finite: refused below, naming it
-            else:
-                raise source.error(int(row), f"relevance must be a number, got {value!r}",
-                                   kind=InputTypeError)
-        given.append(value)
     out = np.ones(len(values), dtype=np.float64)
-    out[rows] = _checked(given, rows, check_numbers, "relevance", source)  # finite numbers
-    whole = np.flatnonzero(out[rows] == np.round(out[rows]))
-    for i in whole:
-        if not -(2**63) <= int(given[i]) < 2**63:  # as written: '1e300', not its digits
-            written = values[rows[i]]
-            shown = repr(written) if isinstance(written, str) else _shown_number(written)
-            raise source.error(int(rows[i]), f"relevance {shown} does not fit a 64-bit integer")
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+            values.dtype):  # a column of numbers: checked at once
+        given = values.iloc[rows].reset_index(drop=True)
+        written = None
+    else:
+        written = values.to_numpy(dtype=object)[rows]
+        given = []
+        for row, value in zip(rows, written, strict=True):
+            if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
+                text = value.strip()
+                if _WHOLE_TEXT.fullmatch(text):
+                    value = int(text)  # exactly the number written, however long
+                elif _NUMBER_TEXT.fullmatch(text) or text.lstrip("+-").lower() in (
+                        "nan", "inf", "infinity"):
+                    value = float(text)  # not finite: refused below, naming it
+                else:
+                    raise source.error(int(row), f"relevance must be a number, got "
+                                       f"{value!r}", kind=InputTypeError)
+            given.append(value)
+    out[rows] = _checked(given, rows, lambda column: check_grades(column, written),
+                         "relevance", source)
     return out
-
-
-def _shown_number(value) -> str:
-    """A number as the message shows it: its repr, cut after 40 characters."""
-    text = repr(value.item() if isinstance(value, np.generic) else value)
-    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def whole_grades(grade: np.ndarray) -> np.ndarray:
@@ -384,7 +312,7 @@ def as_documents(documents) -> Documents | None:
         source = Source("documents", label_column="doc_id",
                         labels=frame["doc_id"].to_numpy(dtype=object))
     else:
-        frame, source = _as_frame(documents, "documents", "doc_id")
+        frame, source = as_frame(documents, "documents", "doc_id")
     _require(frame, source, "doc_id", "text")
     ids = frame["doc_id"].to_numpy(dtype=object)
     kind = _ids(ids, "doc_id", source)
@@ -523,7 +451,7 @@ def as_chunks(chunks, documents: Documents | None = None) -> Chunks:
     """
     if isinstance(chunks, Chunks):
         return chunks
-    frame, source = _as_frame(chunks, "chunks", "chunk_id")
+    frame, source = as_frame(chunks, "chunks", "chunk_id")
     _require(frame, source, "chunk_id", "doc_id")
     by_offsets = "start" in frame.columns and "end" in frame.columns
     by_text = "text" in frame.columns
@@ -660,7 +588,7 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
         source = Source("evidence", label_column="query_id",
                         labels=frame["query_id"].to_numpy(dtype=object))
     else:
-        frame, source = _as_frame(evidence, "evidence", "query_id")
+        frame, source = as_frame(evidence, "evidence", "query_id")
     _require(frame, source, "query_id")
     n = len(frame)
 
@@ -712,7 +640,9 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
     both = np.flatnonzero(by_offsets & has_quote)
     if len(both) and documents is not None:
         _check_text_matches(quote, doc, start, end, both, documents, source, "quote")
-    grade = _grades(column("relevance"), source, ~empty_row & ~_missing(column("relevance")))
+    relevance = frame["relevance"] if "relevance" in frame.columns else pd.Series(column(
+        "relevance"))
+    grade = _grades(relevance, source, ~empty_row & ~_missing(relevance.to_numpy()))
     queries = pd.unique(pd.Series(query, dtype=object)).astype(object)
     return Evidence(query[span], doc[span], start[span], end[span], grade[span], queries,
                     query_kind, doc_kind)
