@@ -220,7 +220,63 @@ def test_tied_scores_follow_the_tie_rule():
         "q1", "precision"]
     assert (c_first, a_first) == (approx(5 / 30), approx(5 / 40))
     with pytest.raises(InputValueError, match="ties must be one of"):
-        span_metrics(run, CHUNKS, EVIDENCE, ties="optimistic")
+        span_metrics(run, CHUNKS, EVIDENCE, ties="random")
+
+
+# c, y and a tie (given in that order): c = [70, 100) holds 5 characters of q1's evidence
+# of grade 1, y = [25, 50) of d2 none, a = [0, 40) 5 of grade 2. At k=1:
+C_FIRST = {"recall": 5 / 35, "precision": 5 / 30, "iou": 5 / 60}
+A_FIRST = {"recall": 5 / 35, "precision": 5 / 40, "iou": 5 / 70}
+Y_FIRST = {"recall": 0.0, "precision": 0.0, "iou": 0.0}
+
+
+@pytest.mark.parametrize(("ties", "expected"), [
+    ("input_order", C_FIRST),
+    ("trec_eval", Y_FIRST),  # ids descending: y, c, a
+    ("doc_id_ascending", A_FIRST),
+    ("optimistic", A_FIRST),  # the grade of the evidence it holds: a 2, c 1, y 0
+    ("pessimistic", Y_FIRST),
+    ("average", {m: (C_FIRST[m] + A_FIRST[m] + Y_FIRST[m]) / 3 for m in C_FIRST}),
+])
+def test_every_tie_rule_of_evaluate_orders_tied_chunks(ties, expected):
+    # Issue 24, item 2: span runs are ranked by ragmetrics.evaluation, under every tie
+    # rule of TIE_POLICIES (spans took two).
+    run = {"q1": {"c": 0.5, "y": 0.5, "a": 0.5, "x": 0.1}}
+    got = row(span_metrics(run, CHUNKS, EVIDENCE, k=1, ties=ties))
+    assert {m: got[m] for m in expected} == {m: approx(v) for m, v in expected.items()}
+    assert got["precision_omega"] == approx(35 / 125)  # the chunking's, whatever the run
+    # Uncut, or cut below the tie, every rule scores the same.
+    uncut = row(span_metrics(run, CHUNKS, EVIDENCE, ties=ties))
+    assert uncut == row(span_metrics(run, CHUNKS, EVIDENCE))
+
+
+def test_average_ties_take_the_mean_over_orders_under_a_budget():
+    # a (40), b (40) and c (30 characters) tie; a budget of 45 takes the first of any
+    # order alone: a holds 5 evidence characters, b 20, c 5, each first in a third of
+    # the orders. Two slots and room for 75 take b and c (70) or a and c (70), not a
+    # and b (80): c then a, or a, c...
+    run = {"q1": {"a": 1.0, "b": 1.0, "c": 1.0}}
+    got = span_metrics(run, CHUNKS, EVIDENCE, budget=45, ties="average").loc["q1"]
+    assert got["recall"] == approx((5 + 20 + 5) / (3 * 35))
+    assert got["precision"] == approx((5 / 40 + 20 / 40 + 5 / 30) / 3)
+    # Room for 75: orders starting a, c or c, a or b, c or c, b take two chunks (4 of 6);
+    # a, b and b, a take one (2 of 6). Unions: a+c 10 of 70, b+c 25 of 70.
+    got = span_metrics(run, CHUNKS, EVIDENCE, budget=75, ties="average").loc["q1"]
+    assert got["recall"] == approx((2 * 10 + 2 * 25 + 5 + 20) / (6 * 35))
+    assert got["precision"] == approx((2 * 10 / 70 + 2 * 25 / 70 + 5 / 40 + 20 / 40) / 6)
+
+
+def test_average_ties_refuse_too_many_sets_to_score():
+    chunks = pd.DataFrame({"chunk_id": [f"t{i:02d}" for i in range(20)], "doc_id": "d1",
+                           "start": np.arange(20), "end": np.arange(20) + 1})
+    run = {"q1": dict.fromkeys(chunks["chunk_id"], 1.0)}
+    with pytest.raises(InputValueError, match=r"ties='average' scores query 'q1' over every "
+                                              r"order of its 20 chunks tied in score from rank "
+                                              r"1: 184,756 sets of them"):
+        span_metrics(run, chunks, {"q1": [("d1", 0, 5)]}, k=10, ties="average")
+    # Two of 20 one-character chunks, 5 of them evidence: 2 * 5 / 20 = 0.5 expected hits.
+    got = span_metrics(run, chunks, {"q1": [("d1", 0, 5)]}, k=2, ties="average").loc["q1"]
+    assert (got["recall"], got["precision"]) == (approx(0.5 / 5), approx(0.5 / 2))
 
 
 def test_duplicates_policy():
@@ -486,6 +542,18 @@ def test_document_run_first_and_max():
         "d2", "d1"]
     with pytest.raises(InputValueError, match="how must be one of"):
         document_run(run, CHUNKS, how="sum")
+    # The tie rules of evaluate that make one ranking without judgments: on documents too.
+    tied = {"q1": {"a": 0.5, "y": 0.5, "x": 0.5}}  # d1, then d2 twice
+    for ties, first, by_max in [("trec_eval", ["d2", "d1"], ["d2", "d1"]),
+                                ("input_order", ["d1", "d2"], ["d1", "d2"]),
+                                ("doc_id_ascending", ["d1", "d2"], ["d1", "d2"])]:
+        assert document_run(tied, CHUNKS, ties=ties)["doc_id"].tolist() == first, ties
+        assert document_run(tied, CHUNKS, ties=ties, how="max")["doc_id"].tolist() == by_max
+    for ties in ("optimistic", "pessimistic", "average"):
+        with pytest.raises(InputValueError, match=rf"document_run makes one ranking of "
+                                                  rf"documents, with no judgments: "
+                                                  rf"ties='{ties}' has none"):
+            document_run(tied, CHUNKS, ties=ties)
 
 
 def test_document_level_metrics():

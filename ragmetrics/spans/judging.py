@@ -46,15 +46,15 @@ from ..errors import (
     InputValueError,
     NoRelevantChunkWarning,
 )
+from ..evaluation.engine import natural_order
 from ..evaluation.evaluator import add_judgment_reader
 from ..evaluation.in_memory import evaluate_in_memory
 from ..evaluation.result import Evaluation
 from ..validation import check_choice
 from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
 from .names import SpanMetricSpec, is_span_metric, parse_metric_names
-from .ranking import natural_order, rank_run
 from .rules import ChunkOverlaps, check_threshold
-from .tables import Chunks, as_chunks, as_documents, as_evidence
+from .tables import Chunks, as_chunks, as_documents, as_evidence, as_run
 
 __all__ = ["SpanComparison", "SpanJudgments", "SpanRequest", "span_comparison",
            "span_request"]
@@ -256,7 +256,8 @@ class SpanRequest:
                                                 "missing_from_run", "ties", "duplicates",
                                                 "order_by")})
             else:  # only to check that the run retrieves chunks of this chunking
-                rank_run(run, chunks, duplicates="keep_first", order_by=conventions.order_by)
+                as_run(run, chunks, ties="input_order", duplicates="keep_first",
+                       order_by=conventions.order_by)
                 scorer = None
             by_ids = (evaluate_in_memory(run, judgments.qrels(chunks), id_names, conventions)
                       if id_names else None)

@@ -38,10 +38,10 @@ from ..errors import (
     InputValueError,
     NoRelevantRetrievedWarning,
 )
+from ..evaluation.engine import natural_order
 from ..evaluation.in_memory import evaluate_in_memory
 from ..validation import check_choice
 from .intervals import overlapping_pairs
-from .ranking import natural_order
 from .tables import as_chunks, as_documents, as_evidence, lay_out, whole_grades
 
 __all__ = ["DEFAULT_THRESHOLDS", "RULES", "ChunkOverlaps", "chunk_qrels",

@@ -54,8 +54,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import FormatError, InputTypeError, InputValueError
+from ..evaluation.engine import tie_order
+from ..evaluation.inputs import id_kind, run_columns
+from ..evaluation.joins import Ids, repeats
+from ..evaluation.ranking import groups, rank_rows
 from ..io.checks import Bad, Column, check_integers
+from ..metrics.ranked import ranks_within
 from .intervals import MAX_POSITION, Line
 from .locate import NormalizedText, normalize_whitespace
 from .readers import Source, as_frame, check_grades
@@ -64,9 +70,11 @@ __all__ = [
     "Chunks",
     "Documents",
     "Evidence",
+    "RankedRun",
     "as_chunks",
     "as_documents",
     "as_evidence",
+    "as_run",
     "check_same_kind",
     "lay_out",
     "locate_chunks",
@@ -711,3 +719,125 @@ def locate_evidence(evidence, documents) -> pd.DataFrame:
     """
     documents = as_documents(documents)
     return as_evidence(evidence, documents).frame()
+
+
+# --- a run over chunks -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """Rows of a run over chunks in rank order, grouped by query (codes into ``queries``).
+
+    ``rank`` is 0-based within the query. ``queries`` are the run's query ids in the
+    order first seen, including queries given with no chunks at all. Under
+    ``ties="average"`` tied chunks keep the order they were given in, and ``tied`` marks
+    each row whose score equals the row before's in the same query.
+    """
+
+    queries: np.ndarray  # object
+    query_kind: str | None
+    query: np.ndarray  # int64, per row
+    chunk: np.ndarray  # int64 code into the Chunks, per row
+    score: np.ndarray  # float64, per row (-rank for runs given by rank)
+    rank: np.ndarray  # int64, per row
+
+    @property
+    def tied(self) -> np.ndarray:
+        """Whether each row ties in score with the row above it (same query)."""
+        tied = np.zeros(len(self.query), dtype=bool)
+        tied[1:] = (self.query[1:] == self.query[:-1]) & (self.score[1:] == self.score[:-1])
+        return tied
+
+
+#: The tie rules that order tied chunks by their relevance: they need the evidence.
+_BY_RELEVANCE = ("optimistic", "pessimistic")
+
+
+def as_run(run, chunks: Chunks, *, ties: str = "trec_eval", duplicates: str = "error",
+           order_by: str = "score", grades=None) -> RankedRun:
+    """Rank a run over ``chunks`` as :func:`ragmetrics.evaluate` ranks a run.
+
+    Any run shape ``evaluate`` takes works (a DataFrame with ``query_id``, ``doc_id`` and
+    ``score`` or ``rank``; ``{query_id: [chunk ids]}``; ``{query_id: {chunk_id: score}}``),
+    its doc ids being chunk ids, every one a chunk of ``chunks``. The rows are ranked by
+    :func:`ragmetrics.evaluation.ranking.rank_rows`, tied scores ordered by
+    :func:`ragmetrics.evaluation.engine.tie_order` under any rule of
+    :data:`ragmetrics.conventions.TIE_POLICIES` (``"average"`` keeps the given order:
+    the span metrics take the mean over the orders), a chunk retrieved twice for one
+    query refused or its best rank kept (``duplicates``); the conventions are checked
+    by :class:`~ragmetrics.conventions.Conventions`, as ``evaluate`` checks them.
+
+    ``grades(query_ids, chunk_codes) -> grades`` gives the relevance that
+    ``ties="optimistic"`` and ``"pessimistic"`` order tied chunks by (the span metrics:
+    the best grade of the evidence a chunk shares characters with); without it, those
+    rules are refused.
+
+    Examples
+    --------
+    >>> chunks = as_chunks([{"chunk_id": c, "doc_id": "d", "start": 0, "end": 5}
+    ...                     for c in ("a", "b", "c")])
+    >>> ranked = as_run({"q1": {"a": 0.5, "b": 0.9, "c": 0.5}}, chunks)
+    >>> [chunks.ids[i] for i in ranked.chunk]  # b, then the tie c > a as trec_eval orders
+    ['b', 'c', 'a']
+    >>> ranked = as_run({"q1": {"a": 0.5, "b": 0.9, "c": 0.5}}, chunks,
+    ...                 ties="doc_id_ascending")
+    >>> [chunks.ids[i] for i in ranked.chunk]
+    ['b', 'a', 'c']
+    """
+    conventions = Conventions(ties=ties, duplicates=duplicates, order_by=order_by)
+    if order_by == "rank_position":
+        raise InputValueError(
+            "order_by='rank_position' (msmarco_eval.py's list, with its empty positions) "
+            "orders runs judged by doc ids; span metrics read the chunks in rank order: "
+            "pass order_by='rank'")
+    if ties in _BY_RELEVANCE and grades is None:
+        raise InputValueError(
+            f"ties={ties!r} orders tied chunks by their relevance, which only evidence "
+            "gives (span_metrics, SpanJudgments): pass ties='trec_eval', 'input_order' or "
+            "'doc_id_ascending'")
+    columns = run_columns(run, order_by=order_by, ties=ties)
+    ranked = rank_rows(columns.query, columns.value, None)
+    heads = columns.query.take(ranked.heads)
+    query_kind = columns.query_kind
+    if not columns.queries_checked:
+        query_kind = id_kind(heads, "query_id", "run", rows=ranked.heads)
+    queries = heads.to_numpy(dtype=object)
+    known = set(queries.tolist())
+    bare = [q for q in dict.fromkeys(columns.bare_queries) if q not in known]
+    if bare:
+        queries = np.concatenate([queries, np.asarray(bare, dtype=object)])
+        if query_kind is None:
+            query_kind = id_kind(pd.Series(bare, dtype=object), "query_id", "run")
+    doc_kind = id_kind(columns.doc, "doc_id", "run")
+    check_same_kind([("chunks", chunks.id_kind), ("run", doc_kind)], "chunk id")
+    chunk = chunks.index.get_indexer(pd.Index(columns.doc, dtype=object))
+    unknown = np.flatnonzero(chunk < 0)
+    if len(unknown):
+        shown = ", ".join(f"{columns.doc.iloc[i]!r} (query {columns.query.iloc[i]!r})"
+                          for i in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise InputValueError(
+            f"the run retrieves {len(unknown)} ids that are not chunks of this chunking: "
+            f"{shown}{more}; a run over chunks must use the chunk ids of its chunking")
+    chunk = chunk[ranked.rows]
+    block, score = ranked.block.astype(np.int64), ranked.score
+    grade = (np.asarray(grades(queries[block], chunk), dtype=np.float64) if ties in
+             _BY_RELEVANCE else np.zeros(len(chunk)))
+    ids = Ids(chunks.ids, chunk, chunks.id_kind, at=chunk)  # each row's chunk id
+    moves = tie_order(conventions.ties, block, score, grade, ids)
+    if moves is not None:
+        moved, source = moves
+        chunk[moved] = chunk[source]
+    repeated = repeats(block, Ids(chunk, chunk), len(ranked.heads))
+    if len(repeated):
+        if duplicates == "error":
+            i = int(repeated[0])
+            raise InputValueError(
+                f"chunk {chunks.ids[chunk[i]]!r} appears more than once in the run for query "
+                f"{queries[block[i]]!r}; pass duplicates='keep_first' to keep the "
+                "highest-ranked copy")
+        keep = np.ones(len(chunk), dtype=bool)
+        keep[repeated] = False
+        block, chunk, score = block[keep], chunk[keep], score[keep]
+    return RankedRun(queries, query_kind, block, chunk.astype(np.int64), score,
+                     ranks_within(groups(block)[1]))
