@@ -586,6 +586,35 @@ def test_span_metric_names():
             evaluate_spans(RUN, CHUNKS, EVIDENCE, [bad])
 
 
+def test_span_metrics_are_rows_of_the_one_metric_table():
+    # Issue 24, item 2: one table, one name parser.
+    from ragmetrics import MetricInfo, MetricSpec, parse_metric
+    from ragmetrics.evaluation.streaming import evaluate_batches
+    from ragmetrics.metrics.registry import METRICS, SPAN_METRIC_TABLE, metric_info
+
+    assert list(SPAN_METRIC_TABLE) == ["span_recall", "span_precision", "span_iou",
+                                       "span_precision_omega"]
+    assert all(isinstance(row, MetricInfo) and row.family == "spans"
+               for row in SPAN_METRIC_TABLE.values())
+    assert not set(SPAN_METRIC_TABLE) & set(METRICS)  # evaluate's engine never sees them
+    assert metric_info("span_recall").article_value == 1.0
+    assert metric_info("span_precision_omega").of_the_query  # the chunking's, not the run's
+    assert parse_metric("span_iou@budget=1000") == MetricSpec("span_iou", budget=1000)
+    assert parse_metric("span_recall@10") == parse_span_metric(" span_recall@10 ")
+    assert parse_metric("span_recall@10").pretty_name == "Span recall@10"
+    assert parse_metric("span_iou@budget=500").pretty_name == "Span IoU@budget=500"
+    assert parse_metric("span_precision_omega").bounds == (0.0, 1.0)
+    with pytest.raises(InputValueError, match=r"^unknown span metric 'span_recal@1': .*did "
+                                              r"you mean 'span_recall'\?$"):
+        parse_metric("span_recal@1")
+    with pytest.raises(InputValueError, match=r"metric 'recall' takes no budget"):
+        parse_metric("recall@budget=10")
+    with pytest.raises(InputValueError, match=r"'span_iou' measures retrieved text against "
+                                              r"evidence spans: evaluate it with evidence="):
+        evaluate_batches([pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [1.0]})],
+                         {"q1": {"a": 1}}, ["span_iou@5"])
+
+
 # --- the data model: located texts and errors -----------------------------------------
 
 

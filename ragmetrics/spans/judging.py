@@ -52,7 +52,7 @@ from ..evaluation.in_memory import evaluate_in_memory
 from ..evaluation.result import Evaluation
 from ..validation import check_choice
 from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
-from .names import SpanMetricSpec, is_span_metric, parse_metric_names
+from .names import is_span_metric, is_span_spec, parse_metric_names
 from .rules import ChunkOverlaps, check_threshold
 from .tables import Chunks, as_chunks, as_documents, as_evidence, as_run
 
@@ -241,9 +241,8 @@ class SpanRequest:
         judgments, names = self.judgments, list(self.names)
         specs = parse_metric_names(names)
         policies = conventions.as_dict()
-        span_specs = [s for s in specs if isinstance(s, SpanMetricSpec)]
-        id_names = [n for n, s in zip(names, specs, strict=True)
-                    if not isinstance(s, SpanMetricSpec)]
+        span_specs = [s for s in specs if is_span_spec(s)]
+        id_names = [n for n, s in zip(names, specs, strict=True) if not is_span_spec(s)]
         chunks = judgments.chunks(self.chunks)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -279,7 +278,7 @@ class SpanRequest:
         columns = {}
         index = None
         if scorer is not None:
-            values = scorer.by_name([s for s in specs if isinstance(s, SpanMetricSpec)])
+            values = scorer.by_name([s for s in specs if is_span_spec(s)])
             frame = scorer.frame(values)
             if conventions.missing_from_run == "skip":  # as evaluate: such queries left out
                 frame = frame[scorer.in_run[scorer.order]]
@@ -291,9 +290,8 @@ class SpanRequest:
                                      "queries")  # a bug: both are the evidence's queries
             index = by_ids.per_query.index
             columns.update(by_ids.per_query.items())
-        return pd.DataFrame({name: np.asarray(columns[name if not isinstance(spec,
-                                                                           SpanMetricSpec)
-                                                      else str(spec)], dtype=np.float64)
+        return pd.DataFrame({name: np.asarray(columns[str(spec) if is_span_spec(spec) else name],
+                                              dtype=np.float64)
                              for name, spec in zip(names, specs, strict=True)}, index=index)
 
 

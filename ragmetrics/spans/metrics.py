@@ -32,6 +32,7 @@ from ..conventions import EMPTY_POLICIES, MISSING_POLICIES
 from ..errors import BudgetWarning, CoverageWarning, InputTypeError, InputValueError
 from ..evaluation.engine import natural_order
 from ..metrics.ranked import ranks_within
+from ..metrics.registry import SPAN_METRIC_TABLE, MetricSpec
 from ..validation import check_choice, check_k, check_relevance_level
 from .intervals import (
     Measure,
@@ -41,7 +42,7 @@ from .intervals import (
     total_by,
     union,
 )
-from .names import SPAN_METRIC_TABLE, SpanMetricSpec, is_span_metric, parse_span_metric
+from .names import parse_span_metric
 from .tables import as_chunks, as_documents, as_evidence, as_run, check_same_kind, lay_out
 from .tokens import token_starts
 
@@ -433,7 +434,8 @@ class SpanScorer:
                       BudgetWarning, stacklevel=3)
 
     def by_name(self, specs) -> dict:
-        """``{str(spec): per-query values}`` for :class:`SpanMetricSpec` s; each cut once."""
+        """``{str(spec): per-query values}`` for span metrics' specs (a
+        :class:`~ragmetrics.MetricSpec` each); each cut once."""
         cache: dict = {}
         columns = {}
         for spec in specs:
@@ -441,20 +443,20 @@ class SpanScorer:
             if cut not in cache:
                 cache[cut] = self.scores(spec.k, None if spec.budget is None else
                                          float(spec.budget))
-            columns[str(spec)] = cache[cut][spec.name]
+            columns[str(spec)] = cache[cut][spec.name.removeprefix("span_")]
         return columns
 
     def _apply_policies(self, values: dict) -> dict:
         policy = self.empty_relevant
         for name, column in values.items():
-            row = SPAN_METRIC_TABLE[name]
+            row = SPAN_METRIC_TABLE[f"span_{name}"]
             if policy == "article":
                 column[self.empty] = row.article_value
             elif policy == "skip":
                 column[self.empty] = np.nan
             else:  # "zero" (and "error", which raised already if any query was empty)
                 column[self.empty] = 0.0
-            if self.missing_from_run == "skip" and row.depends_on_run:
+            if self.missing_from_run == "skip" and not row.of_the_query:
                 column[~self.in_run] = np.nan
         return values
 
@@ -683,12 +685,7 @@ def evaluate_spans(run, chunks, evidence, metrics=("span_recall@10", "span_preci
     if not names:
         raise InputValueError("metrics must name at least one span metric, "
                               "e.g. ['span_recall@10']")
-    specs: list[SpanMetricSpec] = []
-    for name in names:
-        if not is_span_metric(name):
-            raise InputValueError(f"{name!r} is not a span metric (names start with 'span_', "
-                                  "e.g. 'span_recall@10')")
-        specs.append(parse_span_metric(name))
+    specs: list[MetricSpec] = [parse_span_metric(name) for name in names]
     if len(set(map(str, specs))) < len(specs):
         raise InputValueError("a span metric is requested twice")
     scorer = SpanScorer(run, chunks, evidence, **options)
