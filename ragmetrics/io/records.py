@@ -25,19 +25,20 @@ class Records:
     table : ragmetrics.io.tables.Table
         The records: ``columns``, ``column(name)`` (the raw values and whether they carry
         their type), ``len()``, ``path`` and ``unit`` (``"line"``, or ``"row"`` in a
-        Parquet file). Its ``lines`` are None when Arrow's fast parser read it: a problem
-        found in its values is then worded from :meth:`exact`, whose values can differ
-        in a bad record only (a JSON integer among floats, a key left out).
+        Parquet file), parsed by Arrow's fast parser where it can vouch for the file. A
+        problem found in its values is worded from :meth:`exact`: the fast parse may
+        not know the line of each record, and its values can differ from the
+        definition's in a bad record (a JSON integer among floats, a key left out).
     """
 
     def __init__(self, path, table: Table, format: str) -> None:
         self._path, self._format = path, format
         self.table = table
-        self._exact = table if table.lines is not None else None
+        self._exact: Table | None = None
 
     def exact(self) -> Table:
         """The records parsed by the definition (Python's ``csv`` and ``json``), which
-        knows the line each record starts on: :attr:`table` itself if it does."""
+        knows the line each record starts on (``lines``), parsed once when first asked."""
         if self._exact is None:
             self._exact = read_table(self._path, self._format, fast=False)
         return self._exact

@@ -131,22 +131,21 @@ def as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
 
 def _read_file(path, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
     records = read_records(path)
+    try:  # Arrow's parse, whose bad cells are worded from the definition's (InDoubt)
+        frame = _read_cells(records.table, label_column, None)
+    except InDoubt:
+        exact = records.exact()
+        frame = _read_cells(exact, label_column, Source(what, path=exact.path,
+                                                        lines=exact.lines, unit=exact.unit))
     table = records.table
-    lines = table.lines if table.lines is not None else (lambda: records.exact().lines)
-    try:
-        frame = _read_cells(table, label_column, Source(what, path=table.path, lines=lines,
-                                                        unit=table.unit))
-    except InDoubt:  # a bad cell in Arrow's parse: the definition's parse words it
-        table = records.exact()
-        frame = _read_cells(table, label_column, Source(what, path=table.path,
-                                                        lines=table.lines, unit=table.unit))
-    return frame, Source(what, path=table.path, lines=lines, unit=table.unit)
+    return frame, Source(what, path=table.path, lines=lambda: records.exact().lines,
+                         unit=table.unit)
 
 
-def _read_cells(table, label_column: str, source: Source) -> pd.DataFrame:
-    """The columns of :data:`CELLS` of an :mod:`ragmetrics.io` table, checked; the first
-    bad cell (by row, then column) raises, or :class:`~ragmetrics.io.arrow.InDoubt` if
-    the table does not know its lines."""
+def _read_cells(table, label_column: str, source: Source | None) -> pd.DataFrame:
+    """The columns of :data:`CELLS` of an :mod:`ragmetrics.io` table, checked: the first
+    bad cell (by row, then column) raises at its line, or
+    :class:`~ragmetrics.io.arrow.InDoubt` without a ``source`` to say where."""
     columns, problems = {}, []
     for name in table.columns:
         if name in CELLS:
@@ -157,7 +156,7 @@ def _read_cells(table, label_column: str, source: Source) -> pd.DataFrame:
                 columns[name] = cells
     bad = earliest(*problems)
     if bad is not None:
-        if table.lines is None:
+        if source is None:
             raise InDoubt
         if label_column in columns:
             source.label_column, source.labels = label_column, columns[label_column]
@@ -288,10 +287,17 @@ def read_table(path) -> TableFile:
     ([{'chunk_id': 'c1', 'doc_id': 'd1', 'start': '0', 'end': '5'}], [2])
     """
     table = read_records(path).exact()
-    frame = pd.DataFrame({
-        name: [None if _is_empty(v, table.typed) else v for v in table.values[name]]
-        for name in table.columns}, index=pd.RangeIndex(len(table)), dtype=object)
-    return TableFile(frame, table.path, table.lines, table.unit)
+    frame = pd.DataFrame({name: [None if _is_empty(v, table.typed) else v
+                                 for v in _values(table.values[name])]
+                          for name in table.columns}, index=pd.RangeIndex(len(table)),
+                         dtype=object)
+    return TableFile(frame, table.path, np.asarray(table.lines), table.unit)
+
+
+def _values(column) -> list:
+    """A column's values as Python objects (an Arrow column's too)."""
+    array = arrow_array(column)
+    return array.to_pylist() if array is not None else list(column)
 
 
 def _is_empty(value, typed: bool) -> bool:
