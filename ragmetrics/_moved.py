@@ -29,11 +29,15 @@ MOVED_MODULES: dict[str, tuple[str, ...]] = {
     "ragmetrics.evaluation.batch": ("ragmetrics.evaluation.evaluator",),
     "ragmetrics.stats.checks": ("ragmetrics.stats.arguments",),
     "ragmetrics.widgets.chunking": ("ragmetrics.widgets.chunking_explorer",),
+    "ragmetrics.spans.tables": ("ragmetrics.spans.model",),
+    "ragmetrics.spans.intervals": ("ragmetrics.spans.offsets",),
+    "ragmetrics.spans.plotting": ("ragmetrics.spans.threshold_plot",),
 }
 
 #: ``{(package, old name): (module, new name)}``: public names that were renamed.
 RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("ragmetrics.reports", "Table"): ("ragmetrics.reports.text_tables", "TextTable"),
+    ("ragmetrics.spans.readers", "Table"): ("ragmetrics.spans.readers", "TableFile"),
 }
 
 

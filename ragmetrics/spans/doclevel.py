@@ -25,7 +25,7 @@ from ..evaluation.engine import natural_order, tie_order
 from ..evaluation.joins import Ids
 from ..evaluation.ranking import groups, ranks_within
 from ..validation import check_choice
-from .tables import as_chunks, as_documents, as_evidence, as_run, whole_grades
+from .model import as_chunks, as_documents, as_evidence, as_run, whole_grades
 
 __all__ = ["DOCUMENT_RANKINGS", "document_qrels", "document_run"]
 
@@ -46,7 +46,7 @@ def document_run(run, chunks, *, how: str = "first", ties: str = "trec_eval",
     run : DataFrame or mapping
         A run over chunks, in any shape :func:`ragmetrics.evaluate` takes.
     chunks, documents
-        The chunking (:mod:`ragmetrics.spans.tables`); documents only to locate chunks
+        The chunking (:mod:`ragmetrics.spans.model`); documents only to locate chunks
         given by text.
     how : {"first", "max"}, default "first"
         ``"first"``: each document at the rank of its best-ranked chunk;
@@ -113,7 +113,7 @@ def document_qrels(evidence, *, documents=None) -> pd.DataFrame:
     Parameters
     ----------
     evidence, documents
-        As in :mod:`ragmetrics.spans.tables` (documents only to locate quotes).
+        As in :mod:`ragmetrics.spans.model` (documents only to locate quotes).
 
     Returns
     -------

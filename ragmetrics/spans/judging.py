@@ -52,9 +52,9 @@ from ..evaluation.in_memory import evaluate_in_memory
 from ..evaluation.result import Evaluation
 from ..validation import check_choice
 from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
+from .model import Chunks, as_chunks, as_documents, as_evidence, as_run
 from .names import is_span_metric, is_span_spec, parse_metric_names
 from .rules import ChunkOverlaps, check_threshold
-from .tables import Chunks, as_chunks, as_documents, as_evidence, as_run
 
 __all__ = ["SpanComparison", "SpanJudgments", "SpanRequest", "span_comparison",
            "span_request"]
@@ -81,7 +81,7 @@ class SpanJudgments:
     ----------
     evidence : DataFrame, mapping, records or file
         ``query_id, doc_id, start, end[, relevance]`` or ``query_id, doc_id, quote``
-        (:mod:`ragmetrics.spans.tables`); a query given with no span has no evidence.
+        (:mod:`ragmetrics.spans.model`); a query given with no span has no evidence.
     documents : DataFrame, mapping, records or file, optional
         ``doc_id, text``: needed to locate quotes and chunk texts, to count tokens, and
         to check offsets against the documents' lengths.

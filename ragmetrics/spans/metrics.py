@@ -13,7 +13,7 @@ hold it):
     \mathrm{IoU} = \frac{|R \cap E|}{|R \cup E|}.
 
 All queries are computed at once with interval arithmetic
-(:mod:`ragmetrics.spans.intervals`): sort, merge, intersect; no set of positions is
+(:mod:`ragmetrics.spans.offsets`): sort, merge, intersect; no set of positions is
 ever built.
 """
 
@@ -34,7 +34,9 @@ from ..evaluation.engine import natural_order
 from ..metrics.ranked import ranks_within
 from ..metrics.registry import SPAN_METRIC_TABLE, MetricSpec
 from ..validation import check_choice, check_k, check_relevance_level
-from .intervals import (
+from .model import as_chunks, as_documents, as_evidence, as_run, check_same_kind, lay_out
+from .names import parse_span_metric
+from .offsets import (
     Measure,
     covered_before,
     overlapping_pairs,
@@ -42,8 +44,6 @@ from .intervals import (
     total_by,
     union,
 )
-from .names import parse_span_metric
-from .tables import as_chunks, as_documents, as_evidence, as_run, check_same_kind, lay_out
 from .tokens import token_starts
 
 __all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "coverage_gaps", "evaluate_spans",
@@ -539,7 +539,7 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
         A run over chunks, in any shape :func:`ragmetrics.evaluate` takes; its doc ids
         are chunk ids.
     chunks, evidence, documents
-        The data model of :mod:`ragmetrics.spans.tables`: chunks by offsets or text,
+        The data model of :mod:`ragmetrics.spans.model`: chunks by offsets or text,
         evidence by offsets or quote (with grades), and the documents (needed to locate
         texts and to count tokens).
     k : int or None, default None

@@ -3,7 +3,7 @@
 Files are read by :mod:`ragmetrics.io` (:func:`~ragmetrics.io.records.read_records`),
 as runs and judgments are: compressed or not (gzip, bzip2, xz, Zstandard), a pipe read
 once, line numbers those of an editor, Arrow's fast parser where it can vouch for the
-file. The cells :mod:`ragmetrics.spans.tables` reads are checked by the rules and words
+file. The cells :mod:`ragmetrics.spans.model` reads are checked by the rules and words
 of :mod:`ragmetrics.io.checks`, the same as a run's or a golden set's:
 
 =====================================  ==============================================
@@ -17,7 +17,7 @@ column                                 a cell holds
 =====================================  ==============================================
 
 An **empty cell** (an empty field in CSV and TSV, ``null`` or a key left out in JSONL, a
-null in Parquet) holds nothing: :mod:`ragmetrics.spans.tables` says where that is
+null in Parquet) holds nothing: :mod:`ragmetrics.spans.model` says where that is
 allowed (a row of evidence with only a ``query_id`` declares a question with no
 evidence). Other columns (a question's text) are not read. Every error names the file
 and the line (in Parquet, the row) of the bad cell, and the value.
@@ -34,19 +34,20 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._moved import renamed
 from ..errors import FormatError, InputTypeError, InputValueError
 from ..io.arrow import InDoubt, arrow_array
 from ..io.checks import MISSING, Bad, Column, check_ids, check_integers, check_numbers, earliest
 from ..io.records import read_records
 
-__all__ = ["CELLS", "Source", "TableFile", "as_frame", "check_grades", "read_table"]
+__all__ = ["CELLS", "RowOrigin", "TableFile", "as_frame", "check_grades", "read_table"]
 
 #: What a cell of each column that span evaluation reads holds; other columns are not read.
 CELLS = {"query_id": "id", "chunk_id": "id", "doc_id": "id", "start": "integer",
          "end": "integer", "relevance": "number", "text": "text", "quote": "text"}
 
 
-class Source:
+class RowOrigin:
     """Where a table's rows came from, so that errors can say where a bad value was.
 
     Rows of a table given in memory are named by position (``chunks row 3``); rows of a
@@ -98,8 +99,8 @@ class Source:
         return InputValueError(f"{self.what}: {reason}")
 
 
-def as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
-    """A table given as a DataFrame, a list of records or a file, and its Source.
+def as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, RowOrigin]:
+    """A table given as a DataFrame, a list of records or a file, and its RowOrigin.
 
     A file's columns of :data:`CELLS` come checked (:func:`_read_cells`): ids as ``str``
     (None where empty), offsets as ``Int64``, grades as float64 (NaN where empty), texts
@@ -109,7 +110,7 @@ def as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
         frame, source = _read_file(data, what, label_column)
     elif isinstance(data, pd.DataFrame):
         frame = data.reset_index(drop=True)
-        source = Source(what)
+        source = RowOrigin(what)
     elif isinstance(data, Iterable) and not isinstance(data, (bytes, Mapping)):
         rows = list(data)
         if not all(isinstance(row, Mapping) for row in rows):
@@ -118,7 +119,7 @@ def as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
                 f"{what} given as a list must hold one mapping (record) per row, "
                 f"got {bad!r}")
         frame = pd.DataFrame.from_records(rows) if rows else pd.DataFrame()
-        source = Source(what)
+        source = RowOrigin(what)
     else:
         raise InputTypeError(
             f"{what} must be a DataFrame, a list of records or a file path, "
@@ -129,20 +130,20 @@ def as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
     return frame, source
 
 
-def _read_file(path, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
+def _read_file(path, what: str, label_column: str) -> tuple[pd.DataFrame, RowOrigin]:
     records = read_records(path)
     try:  # Arrow's parse, whose bad cells are worded from the definition's (InDoubt)
         frame = _read_cells(records.table, label_column, None)
     except InDoubt:
         exact = records.exact()
-        frame = _read_cells(exact, label_column, Source(what, path=exact.path,
+        frame = _read_cells(exact, label_column, RowOrigin(what, path=exact.path,
                                                         lines=exact.lines, unit=exact.unit))
     table = records.table
-    return frame, Source(what, path=table.path, lines=lambda: records.exact().lines,
+    return frame, RowOrigin(what, path=table.path, lines=lambda: records.exact().lines,
                          unit=table.unit)
 
 
-def _read_cells(table, label_column: str, source: Source | None) -> pd.DataFrame:
+def _read_cells(table, label_column: str, source: RowOrigin | None) -> pd.DataFrame:
     """The columns of :data:`CELLS` of an :mod:`ragmetrics.io` table, checked: the first
     bad cell (by row, then column) raises at its line, or
     :class:`~ragmetrics.io.arrow.InDoubt` without a ``source`` to say where."""
@@ -304,3 +305,8 @@ def _is_empty(value, typed: bool) -> bool:
     if not typed:
         return value == ""
     return value is MISSING or value is None or (isinstance(value, float) and np.isnan(value))
+
+
+def __getattr__(name: str):
+    """``Table``, the old name of :class:`TableFile`, with a DeprecationWarning."""
+    return renamed(__name__, name)

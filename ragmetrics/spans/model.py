@@ -62,9 +62,9 @@ from ..evaluation.joins import Ids, repeats
 from ..evaluation.ranking import groups, rank_rows
 from ..io.checks import Bad, Column, check_integers
 from ..metrics.ranked import ranks_within
-from .intervals import MAX_POSITION, Line
 from .locate import NormalizedText, normalize_whitespace
-from .readers import Source, as_frame, check_grades
+from .offsets import MAX_POSITION, Line
+from .readers import RowOrigin, as_frame, check_grades
 
 __all__ = [
     "Chunks",
@@ -89,7 +89,7 @@ _WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-def _require(frame: pd.DataFrame, source: Source, *columns: str) -> None:
+def _require(frame: pd.DataFrame, source: RowOrigin, *columns: str) -> None:
     for column in columns:
         if column not in frame.columns:
             have = ", ".join(map(repr, frame.columns)) or "none"
@@ -101,7 +101,7 @@ def _missing(values: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(values), dtype=bool)
 
 
-def _ids(values: np.ndarray, column: str, source: Source, *,
+def _ids(values: np.ndarray, column: str, source: RowOrigin, *,
          allow_missing: bool = False) -> str | None:
     """'str' or 'int' for a column of ids (None if none); raise on a missing or odd id."""
     missing = _missing(values)
@@ -127,7 +127,7 @@ def _ids(values: np.ndarray, column: str, source: Source, *,
         f"({type(value).__name__})", kind=InputTypeError)
 
 
-def _checked(values, rows: np.ndarray, check, column: str, source: Source) -> np.ndarray:
+def _checked(values, rows: np.ndarray, check, column: str, source: RowOrigin) -> np.ndarray:
     """``check`` (:func:`~ragmetrics.io.checks.check_integers`, or a check of the same
     shape) of ``values`` (a list or Series: those of ``rows``), raising its first problem
     at its row."""
@@ -141,7 +141,7 @@ def _checked(values, rows: np.ndarray, check, column: str, source: Source) -> np
     return got
 
 
-def _integers(series: pd.Series, column: str, source: Source,
+def _integers(series: pd.Series, column: str, source: RowOrigin,
               missing_ok: np.ndarray | None = None) -> np.ndarray:
     """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1.
 
@@ -192,7 +192,7 @@ def _integers(series: pd.Series, column: str, source: Source,
     return out
 
 
-def _grades(values: pd.Series, source: Source, needed: np.ndarray) -> np.ndarray:
+def _grades(values: pd.Series, source: RowOrigin, needed: np.ndarray) -> np.ndarray:
     """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked.
 
     A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
@@ -317,8 +317,8 @@ def as_documents(documents) -> Documents | None:
     if isinstance(documents, Mapping) and not isinstance(documents, pd.DataFrame):
         frame = pd.DataFrame({"doc_id": pd.Series(list(documents.keys()), dtype=object),
                               "text": pd.Series(list(documents.values()), dtype=object)})
-        source = Source("documents", label_column="doc_id",
-                        labels=frame["doc_id"].to_numpy(dtype=object))
+        source = RowOrigin("documents", label_column="doc_id",
+                           labels=frame["doc_id"].to_numpy(dtype=object))
     else:
         frame, source = as_frame(documents, "documents", "doc_id")
     _require(frame, source, "doc_id", "text")
@@ -372,7 +372,7 @@ def _typed(ids: np.ndarray, kind: str | None):
     return ids.astype(np.int64) if kind == "int" and len(ids) else ids
 
 
-def _check_offsets(start, end, doc, rows, source: Source, documents: Documents | None,
+def _check_offsets(start, end, doc, rows, source: RowOrigin, documents: Documents | None,
                    what: str) -> None:
     """start >= 0, start < end, and end within the document when documents are known."""
     for row in rows[start[rows] < 0]:
@@ -392,7 +392,7 @@ def _check_offsets(start, end, doc, rows, source: Source, documents: Documents |
                            f"{doc[row]!r} ({length} characters)")
 
 
-def _unknown_documents(doc, rows, source: Source, documents: Documents) -> None:
+def _unknown_documents(doc, rows, source: RowOrigin, documents: Documents) -> None:
     unknown = [int(r) for r in rows if doc[r] not in documents]
     if unknown:
         raise source.error(unknown[0], f"unknown document {doc[unknown[0]]!r}"
@@ -400,7 +400,7 @@ def _unknown_documents(doc, rows, source: Source, documents: Documents) -> None:
                               if len(unknown) > 1 else ""))
 
 
-def _locate(texts, doc, rows, documents: Documents, source: Source, what: str):
+def _locate(texts, doc, rows, documents: Documents, source: RowOrigin, what: str):
     """Offsets of each text in its document; raise listing every text not found once."""
     start = np.full(len(texts), -1, dtype=np.int64)
     end = np.full(len(texts), -1, dtype=np.int64)
@@ -593,8 +593,8 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
         records = _evidence_records(evidence)
         frame = pd.DataFrame.from_records(records) if records else pd.DataFrame(
             columns=["query_id"])
-        source = Source("evidence", label_column="query_id",
-                        labels=frame["query_id"].to_numpy(dtype=object))
+        source = RowOrigin("evidence", label_column="query_id",
+                           labels=frame["query_id"].to_numpy(dtype=object))
     else:
         frame, source = as_frame(evidence, "evidence", "query_id")
     _require(frame, source, "query_id")
@@ -661,7 +661,7 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
 
 def lay_out(documents: Documents | None, chunks: Chunks, evidence: Evidence | None = None
             ) -> Line:
-    """Put every document on one :class:`~ragmetrics.spans.intervals.Line`.
+    """Put every document on one :class:`~ragmetrics.spans.offsets.Line`.
 
     With ``documents``, each keeps its length; without, a document is as long as the
     furthest offset any chunk or span gives it.
