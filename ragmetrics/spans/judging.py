@@ -37,21 +37,13 @@ import numpy as np
 import pandas as pd
 
 from ..conventions import Conventions
-from ..errors import (
-    CoverageWarning,
-    EmptyRelevantWarning,
-    FormatError,
-    InputError,
-    InputTypeError,
-    InputValueError,
-    NoRelevantChunkWarning,
-)
+from ..errors import FormatError, InputError, InputTypeError, InputValueError
 from ..evaluation.engine import natural_order
 from ..evaluation.evaluator import add_judgment_reader
 from ..evaluation.in_memory import evaluate_in_memory
 from ..evaluation.result import Evaluation
 from ..validation import check_choice
-from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
+from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, warn_evidence_gaps
 from .model import Chunks, as_chunks, as_documents, as_evidence, as_run
 from .names import is_span_metric, is_span_spec, parse_metric_names
 from .rules import ChunkOverlaps, check_threshold
@@ -270,7 +262,8 @@ class SpanRequest:
         result = Evaluation(per_query=per_query, summary=per_query.mean(axis=0, skipna=True),
                             conventions=conventions, queries_missing_from_run=missing,
                             queries_missing_from_qrels=unjudged, queries_without_relevant=without)
-        _warn(caught, result, judgments, has_ids=by_ids is not None)
+        warn_evidence_gaps(caught, result, judgments.queries_without_evidence_at(
+            conventions.relevance_level), rule=judgments.rule, has_ids=by_ids is not None)
         return result
 
     @staticmethod
@@ -295,48 +288,8 @@ class SpanRequest:
                              for name, spec in zip(names, specs, strict=True)}, index=index)
 
 
-def _shown(ids) -> str:
-    return ", ".join(map(repr, ids[:3])) + (", ..." if len(ids) > 3 else "")
-
-
 def _count(n: int, one: str = "query", many: str = "queries") -> str:
     return f"{n} {one if n == 1 else many}"
-
-
-def _warn(caught, result: Evaluation, judgments: SpanJudgments, *, has_ids: bool) -> None:
-    """The warnings of both parts, said once, in the terms of evidence."""
-    seen = set()
-    for warning in caught:  # the run's own (rank order, nothing relevant retrieved), once
-        if issubclass(warning.category, (CoverageWarning, EmptyRelevantWarning)):
-            continue
-        key = (warning.category, str(warning.message))
-        if key not in seen:
-            seen.add(key)
-            warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                                   warning.lineno)
-    c = result.conventions
-    said = coverage_gaps(len(result.queries_missing_from_run),
-                         len(result.queries_missing_from_qrels), c.missing_from_run)
-    if said:
-        warnings.warn(said + "; see the Evaluation's attributes", CoverageWarning, stacklevel=4)
-    how = {"zero": "scored 0 and counted in the mean",
-           "article": "scored by the article's rule (recall 1, the rest 0)",
-           "skip": "left out of the means"}.get(c.empty_relevant, "")
-    policy = f" (empty_relevant={c.empty_relevant!r}; 'skip' leaves such queries out)"
-    scored = set(result.per_query.index)
-    empty = [q for q in judgments.queries_without_evidence_at(c.relevance_level) if q in scored]
-    if empty and c.empty_relevant in ("zero", "article"):  # as evaluate warns
-        warnings.warn(f"{_count(len(empty), 'query has', 'queries have')} no evidence (no "
-                      f"span, or none graded >= {c.relevance_level:g}): {_shown(empty)}; "
-                      f"{how}{policy}", EmptyRelevantWarning, stacklevel=4)
-    rule_empty = [q for q in result.queries_without_relevant
-                  if q not in set(empty) and q in scored] if has_ids else []
-    if rule_empty:  # even under "skip": the span metrics of these queries still count
-        warnings.warn(
-            f"{_count(len(rule_empty), 'query has', 'queries have')} evidence, but no "
-            f"chunk of this chunking is relevant under rule {judgments.rule!r}: "
-            f"{_shown(rule_empty)}; their id-based metrics are {how}{policy}",
-            NoRelevantChunkWarning, stacklevel=4)
 
 
 def span_request(qrels, names, *, chunks=None, evidence=None, documents=None

@@ -29,7 +29,14 @@ import numpy as np
 import pandas as pd
 
 from ..conventions import EMPTY_POLICIES, MISSING_POLICIES
-from ..errors import BudgetWarning, CoverageWarning, InputTypeError, InputValueError
+from ..errors import (
+    BudgetWarning,
+    CoverageWarning,
+    EmptyRelevantWarning,
+    InputTypeError,
+    InputValueError,
+    NoRelevantChunkWarning,
+)
 from ..evaluation.engine import natural_order
 from ..metrics.ranked import ranks_within
 from ..metrics.registry import SPAN_METRIC_TABLE, MetricSpec
@@ -47,7 +54,7 @@ from .offsets import (
 from .tokens import token_starts
 
 __all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "coverage_gaps", "evaluate_spans",
-           "span_metrics"]
+           "span_metrics", "warn_evidence_gaps"]
 
 #: How overlapping chunks (and overlapping evidence spans) are counted.
 #:
@@ -498,6 +505,54 @@ def coverage_gaps(missing: int, unjudged: int, missing_from_run: str) -> str:
         parts.append(f"{_count(unjudged, 'query', 'queries')} of the run without evidence "
                      "(left out)")
     return "; ".join(parts)
+
+
+def warn_evidence_gaps(caught, result, without_evidence: tuple, *, rule: str,
+                       has_ids: bool) -> None:
+    """The warnings of an evaluation judged by evidence (span metrics and id-based ones
+    with chunks judged by ``rule``), said once, in the terms of evidence.
+
+    ``caught`` are the warnings both parts gave (the run's own are said again, once
+    each; their coverage and empty-judgment warnings are said here instead),
+    ``result`` the :class:`~ragmetrics.Evaluation`, ``without_evidence`` the queries
+    with no span that counts.
+    """
+    seen = set()
+    for warning in caught:  # the run's own (rank order, nothing relevant retrieved), once
+        if issubclass(warning.category, (CoverageWarning, EmptyRelevantWarning)):
+            continue
+        key = (warning.category, str(warning.message))
+        if key not in seen:
+            seen.add(key)
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+    c = result.conventions
+    said = coverage_gaps(len(result.queries_missing_from_run),
+                         len(result.queries_missing_from_qrels), c.missing_from_run)
+    if said:
+        warnings.warn(said + "; see the Evaluation's attributes", CoverageWarning, stacklevel=4)
+    how = {"zero": "scored 0 and counted in the mean",
+           "article": "scored by the article's rule (recall 1, the rest 0)",
+           "skip": "left out of the means"}.get(c.empty_relevant, "")
+    policy = f" (empty_relevant={c.empty_relevant!r}; 'skip' leaves such queries out)"
+    scored = set(result.per_query.index)
+    empty = [q for q in without_evidence if q in scored]
+    if empty and c.empty_relevant in ("zero", "article"):  # as evaluate warns
+        warnings.warn(f"{_count(len(empty), 'query has', 'queries have')} no evidence (no "
+                      f"span, or none graded >= {c.relevance_level:g}): {_shown(empty)}; "
+                      f"{how}{policy}", EmptyRelevantWarning, stacklevel=4)
+    rule_empty = [q for q in result.queries_without_relevant
+                  if q not in set(empty) and q in scored] if has_ids else []
+    if rule_empty:  # even under "skip": the span metrics of these queries still count
+        warnings.warn(
+            f"{_count(len(rule_empty), 'query has', 'queries have')} evidence, but no "
+            f"chunk of this chunking is relevant under rule {rule!r}: "
+            f"{_shown(rule_empty)}; their id-based metrics are {how}{policy}",
+            NoRelevantChunkWarning, stacklevel=4)
+
+
+def _shown(ids) -> str:
+    return ", ".join(map(repr, ids[:3])) + (", ..." if len(ids) > 3 else "")
 
 
 def _divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
