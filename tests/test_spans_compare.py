@@ -437,6 +437,28 @@ def test_the_command_compares_token_metrics_on_squad(capsys):
     assert "706 queries, 2 systems" in out
 
 
+def test_the_command_reads_compressed_evidence_chunks_and_documents(capsys, tmp_path):
+    # Issue 24, item 2: span files are read by ragmetrics.io, compressed as runs may be.
+    import gzip
+
+    demo = DATA / "support_demo"
+    plain = [demo / "evidence" / "sentences.csv", demo / "documents.jsonl",
+             demo / "chunkings" / "window128.csv"]
+    packed = []
+    for path in plain:
+        packed.append(tmp_path / (path.name + ".gz"))
+        packed[-1].write_bytes(gzip.compress(path.read_bytes()))
+    outputs = []
+    for evidence, documents, chunks in (plain, packed):
+        status, out, err = cli(capsys, "--evidence", evidence, "--documents", documents,
+                               "--chunks", chunks, demo / "runs" / "bm25_window128.tsv",
+                               "--metrics", "span_recall@5,recall@5", "--resamples", "200")
+        assert status == 0, err
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+    assert re.search(r"span_recall@5\s+0\.5283 ", outputs[1])
+
+
 def test_a_computed_value_outside_its_bounds_is_a_bug_not_bad_input(capsys, monkeypatch):
     # Should ragmetrics' own arithmetic ever pass a bound again, compare says it is a bug
     # (exit 1), naming the metric, the system, the query and the value.
