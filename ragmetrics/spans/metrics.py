@@ -339,11 +339,11 @@ class SpanScorer:
         np.maximum.at(best, pair, np.maximum(self.e_grade[span], 0.0))
         query = pd.Index(self.queries, dtype=object).get_indexer(
             pd.Index(query_ids, dtype=object))
+        if not len(keys):
+            return np.zeros(len(chunk))
         wanted = query * n_chunks + chunk
-        at = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
-        found = (query >= 0) & (len(keys) > 0)
-        found &= keys[at] == wanted if len(keys) else found
-        return np.where(found, best[at] if len(keys) else 0.0, 0.0)
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where((query >= 0) & (keys[at] == wanted), best[at], 0.0)
 
     def precision_omega(self) -> np.ndarray:
         """IoU of all chunks that share a character with the evidence (per query)."""

@@ -28,6 +28,10 @@ them, an offset past a document's end cannot be seen). Every error names the bad
 and where it was: the row (in a file, the line), the chunk or query, the document and
 the offsets.
 
+A **run over chunks** (any run :func:`ragmetrics.evaluate` takes, its doc ids the chunk
+ids of one chunking) is ranked by :func:`as_run`, with the evaluation's ranking and tie
+rules.
+
 Examples
 --------
 >>> documents = {"d1": "Refunds take 5 days. Contact billing."}
