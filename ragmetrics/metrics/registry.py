@@ -533,8 +533,8 @@ def _span_rows() -> tuple[MetricInfo, ...]:
 #: The span metrics (:mod:`ragmetrics.spans`): name -> row, rows of the same type.
 SPAN_METRIC_TABLE: dict[str, MetricInfo] = {info.name: info for info in _span_rows()}
 
-_ROWS = {**METRICS, **SPAN_METRIC_TABLE}
-_BY_NAME = {alias: info for info in _ROWS.values() for alias in (info.name, *info.aliases)}
+_BY_NAME = {alias: info for table in (METRICS, SPAN_METRIC_TABLE) for info in table.values()
+            for alias in (info.name, *info.aliases)}
 
 
 def metric_info(name: str) -> MetricInfo:
@@ -564,7 +564,8 @@ class MetricSpec:
 
     @property
     def info(self) -> MetricInfo:
-        return _ROWS[self.name]
+        row = METRICS.get(self.name)
+        return SPAN_METRIC_TABLE[self.name] if row is None else row
 
     @property
     def arguments(self) -> dict:
