@@ -30,6 +30,9 @@ MOVED_MODULES: dict[str, tuple[str, ...]] = {
     "ragmetrics.stats.checks": ("ragmetrics.stats.arguments",),
     "ragmetrics.widgets.chunking": ("ragmetrics.widgets.chunking_explorer",),
     "ragmetrics.stats.comparison": ("ragmetrics.comparison",),
+    "ragmetrics.spans.tables": ("ragmetrics.spans.model",),
+    "ragmetrics.spans.intervals": ("ragmetrics.spans.offsets",),
+    "ragmetrics.spans.plotting": ("ragmetrics.spans.threshold_plot",),
 }
 
 #: ``{(package, old name): (module, new name)}``: public names that were renamed.
@@ -48,6 +51,7 @@ RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("ragmetrics.audits.rankings", "judged_at_k"):
         ("ragmetrics.audits.rankings", "judged_at_k_by_system"),
     ("ragmetrics.metrics.judged", "judged_at_k"): ("ragmetrics.metrics.judged", "judged_share"),
+    ("ragmetrics.spans.readers", "Table"): ("ragmetrics.spans.readers", "TableFile"),
 }
 
 

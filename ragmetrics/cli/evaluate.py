@@ -28,8 +28,9 @@ precision and IoU at every ``--k``) on the text it retrieved, and the id-based m
 is relevant when it shares a character with an evidence span). ``--documents`` (``doc_id,
 text``) locates quotes and chunk texts, counts tokens (``--unit token``) and checks
 offsets against each document's length. Evidence, documents and chunkings are read from
-``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet`` (:func:`ragmetrics.spans.read_table`); a bad
-value is reported with its file and line.
+``.jsonl``, ``.csv``, ``.tsv`` or ``.parquet``, compressed or not, by
+:mod:`ragmetrics.io` as runs are (:mod:`ragmetrics.spans.readers`); a bad value is
+reported with its file and line.
 
 **File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
 name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not.

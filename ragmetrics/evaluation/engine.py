@@ -39,7 +39,8 @@ from .inputs import Columns, check_same_kinds, id_kind
 from .joins import HashCollision, Ids, Judgments, doc_ids, exact_codes, repeats
 from .ranking import RankedRows, rank_rows
 
-__all__ = ["Coverage", "JudgedQueries", "Prepared", "ReadRows", "rank_and_judge", "read_depth"]
+__all__ = ["Coverage", "JudgedQueries", "Prepared", "ReadRows", "natural_order", "rank_and_judge",
+           "read_depth", "tie_order"]
 
 #: What each grade adds to DCG (kept here under its old name for the curves).
 gains = grade_gains
@@ -389,17 +390,28 @@ class Prepared:
         return pd.Index(ids.astype(object), name="query_id", dtype=object)
 
     def natural_order(self) -> np.ndarray:
-        """The query codes in the output's order: as numbers when all ids are, else as text."""
-        ids = self.judged.ids
-        try:
-            return np.argsort(np.array([int(i) for i in ids], dtype=np.int64), kind="stable")
-        except (ValueError, OverflowError):
-            return np.argsort(ids.astype(str), kind="stable")
+        """The query codes in the output's order (:func:`natural_order`)."""
+        return natural_order(self.judged.ids)
 
     def ids(self, mask: np.ndarray) -> tuple:
         """The judged query ids where ``mask`` holds, in the natural order."""
         order = self.natural_order()
         return tuple(self.judged.ids[order[mask[order]]].tolist())
+
+
+def natural_order(ids: np.ndarray) -> np.ndarray:
+    """The order :func:`ragmetrics.evaluate` lists queries in: as numbers when every id
+    is one (``"2"`` before ``"10"``), else as text; a stable argsort of ``ids``.
+
+    >>> natural_order(np.array(["10", "2", "1"], dtype=object)).tolist()
+    [2, 1, 0]
+    >>> natural_order(np.array(["q10", "q2"], dtype=object)).tolist()
+    [0, 1]
+    """
+    try:
+        return np.argsort(np.array([int(i) for i in ids], dtype=np.int64), kind="stable")
+    except (ValueError, OverflowError, TypeError):
+        return np.argsort(np.asarray(ids, dtype=object).astype(str), kind="stable")
 
 
 def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,

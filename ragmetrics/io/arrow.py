@@ -38,7 +38,6 @@ __all__ = [
     "only_bytes",
     "positions",
     "read_delimited",
-    "string_keys",
     "text_series",
 ]
 
@@ -230,101 +229,6 @@ def only_bytes(array, ranges) -> bool:
     if chunks is None:
         return False
     return all(in_set(data[offsets[0]:offsets[-1]], ranges).all() for offsets, data in chunks)
-
-
-# Mixing constants (odd, from splitmix64 and xxhash): any odd numbers would be exact,
-# these spread nearby strings far apart, so that unequal strings rarely share a key.
-_K = tuple(np.uint64(k) for k in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F,
-                                  0x165667B19E3779F9, 0x27D4EB2F165667C5,
-                                  0xBF58476D1CE4E5B9, 0x94D049BB133111EB))
-# The first n bytes of a little-endian load, n = 0..8.
-_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [2**64 - 1], dtype=np.uint64)
-
-
-def string_keys(array, into: np.ndarray | None = None) -> np.ndarray | None:
-    """A 64-bit key per string of an Arrow string array, a function of its bytes alone:
-    equal strings have equal keys, however the arrays are chunked or sliced (unequal
-    ones rarely do); None if the array is not laid out for it (string views).
-
-    With ``into`` (uint64, one per row), each key is mixed into the value there, so that
-    equal rows of several columns have equal keys. The key of a string is its length and
-    three 8-byte words of it (its first, last and middle bytes, which for up to 24 bytes
-    are all of them), read in place from Arrow's buffer: no copy of the text and, unlike
-    a hash table, no memory in proportion to the distinct values.
-    """
-    chunks = _string_chunks(array)
-    if chunks is None:
-        return None
-    keys = np.zeros(len(array), dtype=np.uint64) if into is None else into
-    base = 0
-    for offsets, data in chunks:
-        rows = keys[base : base + len(offsets) - 1]
-        base += len(rows)
-        if not len(rows):
-            continue
-        # A string that starts in the last 7 bytes of the buffer cannot be loaded 8 bytes
-        # at a time: those strings (offsets rise) are keyed from a zero-padded copy.
-        last = len(data) - 8
-        safe = int(np.searchsorted(offsets[:-1], last, side="right")) if last >= 0 else 0
-        if safe < len(rows):
-            tail = offsets[safe:] - offsets[safe]
-            padded = np.zeros(int(tail[-1]) + 8, dtype=np.uint8)
-            padded[: int(tail[-1])] = data[offsets[safe] : offsets[-1]]
-            _mix_keys(rows[safe:], tail, padded)
-        if safe:
-            _mix_keys(rows[:safe], offsets[: safe + 1], data)
-    return keys
-
-
-def _mix_keys(keys: np.ndarray, offsets: np.ndarray, data: np.ndarray) -> None:
-    """Mix the key of each string (``offsets`` into ``data``; every string starts at
-    least 8 bytes before the end of ``data``) into ``keys``, in place."""
-    starts = offsets[:-1]
-    lengths = np.diff(offsets)
-    shortest, longest = int(lengths.min()), int(lengths.max())
-    # Unaligned little-endian 8-byte loads at any byte (a strided view: no copy).
-    words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-    # Bytes past a string shorter than 8 are masked off: the key sees its bytes only.
-    if shortest == longest:  # ids of one width: every load is a strided view
-        mask = None if shortest >= 8 else _LOW_BYTES[shortest]
-        begin = int(starts[0])
-
-        def load(shift: int) -> np.ndarray:
-            if not shortest:  # empty strings, all at one place
-                return np.zeros(len(keys), dtype=np.uint64)
-            at = begin + shift
-            found = words[at : at + shortest * len(keys) : shortest]
-            return found.copy() if mask is None else found & mask
-        last, middle = max(shortest - 8, 0), max(shortest // 2 - 4, 0)
-        length = np.uint64(shortest * int(_K[1]) % 2**64)
-    else:
-        mask = None if shortest >= 8 else _LOW_BYTES[np.minimum(lengths, 8)]
-
-        def load(shift) -> np.ndarray:
-            found = words[starts + shift]
-            if mask is not None:
-                found &= mask
-            return found
-        last, middle = np.maximum(lengths - 8, 0), np.maximum(lengths // 2 - 4, 0)
-        length = lengths.astype(np.uint64)
-        length *= _K[1]
-    key = load(0)
-    key *= _K[0]
-    key += length
-    # The last 8 bytes of a string of more than 8, and 8 from the middle of one of more
-    # than 16 (inside the string); nothing for a shorter one, whatever else its chunk holds.
-    for shift, beyond, factor in ((last, 8, _K[2]), (middle, 16, _K[3])):
-        if longest > beyond:
-            word = load(shift)
-            if shortest <= beyond:
-                word[lengths <= beyond] = 0
-            word *= factor
-            key += word
-    key ^= key >> np.uint64(31)  # each bit of the key depends on many of the words'
-    key *= _K[4]
-    key ^= key >> np.uint64(29)
-    keys *= _K[5]
-    keys += key
 
 
 def numpy_column(array, dtype, convert=None) -> np.ndarray:

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError
 from ..validation import check_choice
-from .arrow import InDoubt, arrow_array, frame, memory_pool, string_keys
+from .arrow import InDoubt, arrow_array, frame, memory_pool
 from .checks import (
     Bad,
     check_ids,
@@ -25,6 +25,7 @@ from .checks import (
     earliest,
     flatten_id_lists,
 )
+from .hashing import text_hashes
 from .source import read_once
 from .tables import Table, read_table
 
@@ -125,11 +126,17 @@ def any_repeated_pair(queries: pd.Series, docs: pd.Series) -> bool:
     query_array, doc_array = arrow_array(queries), arrow_array(docs)
     if query_array is None or doc_array is None:
         return bool(pd.DataFrame({"q": queries, "d": docs}).duplicated().any())
-    # A 64-bit key per row, of the query's bytes and the doc's, sorted: a pair on two
-    # rows is two equal neighbours. Equal keys can also be two pairs that differ, so
-    # only the exact look (dictionary codes) says yes; no two equal keys is a sure no.
-    keys = string_keys(query_array)
-    if keys is not None and string_keys(doc_array, into=keys) is not None:
+    # A 64-bit key per row, of the query's hash and the doc's (text_hashes), sorted: a
+    # pair on two rows is two equal neighbours. Equal keys can also be two pairs that
+    # differ, so only the exact look (dictionary codes) says yes; no two equal keys is a
+    # sure no.
+    keys = text_hashes(query_array)
+    doc_keys = None if keys is None else text_hashes(doc_array)
+    if doc_keys is not None:
+        keys = keys.view(np.uint64)
+        keys *= np.uint64(0x9E3779B97F4A7C15)  # odd: (q, d) and (d, q) differ
+        keys ^= doc_keys.view(np.uint64)
+        del doc_keys
         keys.sort()
         if not (keys[1:] == keys[:-1]).any():
             return False

@@ -9,12 +9,19 @@ defines it (:mod:`ragmetrics.metrics.reference`). Every front end dispatches thr
 this table: :func:`ragmetrics.evaluate`, the curves over k, the board, the docs, the
 commands.
 
+The table has two families of rows, of one type and read by one name parser:
+:data:`METRICS`, the metrics of a ranking of judged ids (each with its kernel), and
+:data:`SPAN_METRIC_TABLE`, the metrics of the retrieved text against evidence spans
+(``"span_recall@10"``, ``"span_iou@budget=1000"``), which :mod:`ragmetrics.spans`
+computes together, for any chunking.
+
 A metric is named by a string such as ``"recall@10"``, ``"rr"``, ``"ndcg@5"``,
 ``"rbp(p=0.8)"`` or ``"iprec_at_recall@0.2"``: the metric's name (or an alias:
 ``"mrr"`` for ``"rr"``), its parameters in parentheses
 (:mod:`ragmetrics.metrics.params`), then ``@k`` for its cut-off. trec_eval's printed
 names (``"P_5"``, ``"ndcg_cut_10"``, ``"Rprec_mult_0.20"``) name the same metrics
-(:mod:`ragmetrics.metrics.trec_names`). :func:`parse_metric` turns the string into a
+(:mod:`ragmetrics.metrics.trec_names`). A span metric's cut may also be a budget of
+characters or tokens, ``@budget=N``. :func:`parse_metric` turns the string into a
 :class:`MetricSpec`.
 """
 
@@ -25,6 +32,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -34,8 +42,8 @@ from . import graded, interpolated, judged, kernels, sets
 from . import reference as ref
 from .params import Param, format_params, parse_params, resolve
 
-__all__ = ["METRICS", "MetricInfo", "MetricSpec", "add_name_reader", "metric_info",
-           "metrics_markdown", "parse_metric", "parse_metrics"]
+__all__ = ["METRICS", "SPAN_METRIC_TABLE", "MetricInfo", "MetricSpec", "add_name_reader",
+           "metric_info", "metrics_markdown", "parse_metric", "parse_metrics"]
 
 _GAINS = Param("gains", (), "grade_map", "grade=gain pairs: a gain map (grades not named keep "
                "the convention's gain)")
@@ -62,6 +70,9 @@ class MetricInfo:
     cutoff_kind : {"rank", "fraction"}
         What ``k`` is: a rank (a positive int) or a fraction (a recall level, a multiple
         of R: ``iprec_at_recall@0.2``).
+    budget_cut : bool
+        Whether the cut may instead be a budget of units, ``@budget=N``: the longest
+        ranked prefix of at most N characters or tokens (the span metrics).
     read_depth : {"k", "num_relevant", "k_times_num_relevant", "all"}
         How deep into a ranking it reads: down to ``k`` (everything when uncut), to the
         query's number of relevant docs (R-precision), to ``k`` times it (Rprec_mult),
@@ -88,7 +99,8 @@ class MetricInfo:
         Whether :func:`ragmetrics.metric_curves` draws it over k.
     of_the_query : bool
         True for a measure of the query and its judgments, not of the run (num_q,
-        num_rel): a judged query missing from the run keeps its value.
+        num_rel; span_precision_omega, of the chunking): a judged query missing from the
+        run keeps its value.
     article_value : float
         Its score for a query with no relevant doc under ``empty_relevant="article"``
         (the source article's code: "nothing to find, so nothing missed" for recall
@@ -99,6 +111,10 @@ class MetricInfo:
     trec_eval : tuple of str
         The trec_eval measures it matches, ``k`` standing for the cut-off: e.g.
         ``("ndcg", "ndcg_cut_k")``, uncut and cut.
+    family : {"ids", "spans"}
+        ``"ids"``: a metric of a ranking of judged ids, computed by its kernel;
+        ``"spans"``: a metric of the retrieved text against evidence spans, computed by
+        :mod:`ragmetrics.spans` (for every span metric at once), whose kernel only says so.
     kernel : callable
         The array kernel, ``kernel(ranked, k, **params) -> numpy.ndarray``: every
         query's value at once.
@@ -130,6 +146,8 @@ class MetricInfo:
     upper_bound: float = 1.0
     higher_is_better: bool = True
     trec_eval: tuple[str, ...] = ()
+    family: Literal["ids", "spans"] = "ids"
+    budget_cut: bool = False
 
     def score_one(self, retrieved, relevant, k=None, **conventions) -> float:
         """This metric of one query by its reference function: ``k`` None is uncut."""
@@ -475,7 +493,48 @@ def _rows() -> tuple[MetricInfo, ...]:
 
 METRICS: dict[str, MetricInfo] = {info.name: info for info in _rows()}
 
-_BY_NAME = {alias: info for info in METRICS.values() for alias in (info.name, *info.aliases)}
+
+def _needs_evidence(name: str) -> Callable:
+    """The kernel of a span metric: ranked ids hold no text, so it says what does."""
+    def kernel(ranked, k=None, **params):
+        raise InputValueError(
+            f"{name!r} measures retrieved text against evidence spans: evaluate it with "
+            "evidence= and the run's chunking as chunks= (or a SpanJudgments), or with "
+            "ragmetrics.spans.span_metrics")
+    return kernel
+
+
+def _span_rows() -> tuple[MetricInfo, ...]:
+    def row(name, pretty_name, question, description, **fields):
+        return MetricInfo(name=name, pretty_name=pretty_name, question=question,
+                          description=description, kernel=_needs_evidence(name),
+                          reference=None, family="spans", **fields)
+
+    return (
+        row("span_recall", "Span recall@k",
+            "What share of the evidence's text is in the retrieved chunks?",
+            "share of the evidence's characters (or tokens) that were retrieved",
+            cutoff="optional", budget_cut=True, article_value=1.0),
+        row("span_precision", "Span precision@k",
+            "What share of the retrieved text is evidence?",
+            "share of the retrieved characters (or tokens) that are evidence",
+            cutoff="optional", budget_cut=True),
+        row("span_iou", "Span IoU@k",
+            "How closely does the retrieved text match the evidence?",
+            "retrieved and evidence, over retrieved or evidence (Jaccard)",
+            cutoff="optional", budget_cut=True),
+        row("span_precision_omega", "Span precision Ω",
+            "What is the best precision this chunking allows at full recall?",
+            "IoU of all chunks touching evidence: the best a chunking allows",
+            cutoff="none", of_the_query=True),
+    )
+
+
+#: The span metrics (:mod:`ragmetrics.spans`): name -> row, rows of the same type.
+SPAN_METRIC_TABLE: dict[str, MetricInfo] = {info.name: info for info in _span_rows()}
+
+_BY_NAME = {alias: info for table in (METRICS, SPAN_METRIC_TABLE) for info in table.values()
+            for alias in (info.name, *info.aliases)}
 
 
 def metric_info(name: str) -> MetricInfo:
@@ -489,20 +548,24 @@ def metric_info(name: str) -> MetricInfo:
 @dataclass(frozen=True)
 class MetricSpec:
     """A metric with its cut-off and parameters: ``MetricSpec("ndcg", 10)`` is
-    ``"ndcg@10"``, ``MetricSpec("rbp", params=(("p", 0.8),))`` is ``"rbp(p=0.8)"``.
+    ``"ndcg@10"``, ``MetricSpec("rbp", params=(("p", 0.8),))`` is ``"rbp(p=0.8)"``,
+    ``MetricSpec("span_iou", budget=1000)`` is ``"span_iou@budget=1000"``.
 
     ``name`` is canonical (``"rr"`` for ``"mrr"``); ``k`` is None for an uncut metric;
-    ``params`` holds the parameters written, checked (the others take their defaults).
+    ``params`` holds the parameters written, checked (the others take their defaults);
+    ``budget`` is a span metric's cut in units instead of ``k``.
     """
 
     name: str
     k: int | float | None = None
     written: str | None = field(default=None, compare=False, repr=False)  # "mrr", "map"
     params: tuple = ()
+    budget: int | None = None
 
     @property
     def info(self) -> MetricInfo:
-        return METRICS[self.name]
+        row = METRICS.get(self.name)
+        return SPAN_METRIC_TABLE[self.name] if row is None else row
 
     @property
     def arguments(self) -> dict:
@@ -548,6 +611,8 @@ class MetricSpec:
         if shown:
             base, at, rest = pretty.partition("@k")
             pretty = f"{base}({shown}){at}{rest}"
+        if self.budget is not None:
+            return pretty.replace("@k", "") + f"@budget={self.budget}"
         if self.k is None:
             return pretty.replace("@k", "")
         k = _k_text(self.k)
@@ -567,11 +632,14 @@ class MetricSpec:
 
     def __repr__(self) -> str:
         params = f", params={self.params!r}" if self.params else ""
-        return f"MetricSpec(name={self.name!r}, k={self.k!r}{params})"
+        budget = f", budget={self.budget!r}" if self.budget is not None else ""
+        return f"MetricSpec(name={self.name!r}, k={self.k!r}{params}{budget})"
 
     def __str__(self) -> str:
         shown = format_params(self.params, self.info.params)
         text = self.name + (f"({shown})" if shown else "")
+        if self.budget is not None:
+            return f"{text}@budget={self.budget}"
         return text if self.k is None else f"{text}@{_k_text(self.k)}"
 
 
@@ -589,14 +657,17 @@ _SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_]+)(?:\((?P<args>[^()]*)\))?(?:@(?P<k>
 
 
 def _suggest(text: str) -> str:
-    # The name first ("ndgc" is "ndcg"), then the whole text ("recal10" is "recall@10").
+    # The name first ("ndgc" is "ndcg"), then the whole text ("recal10" is "recall@10"),
+    # among the names of the family the text names (span metrics start with "span_").
+    family = "spans" if text.strip().startswith("span_") else "ids"
+    names = {n: info for n, info in _BY_NAME.items() if info.family == family}
     close = difflib.get_close_matches(text.lower().split("@")[0].split("(")[0],
-                                      list(_BY_NAME), n=1, cutoff=0.6)
-    if close and _BY_NAME[close[0]].cutoff == "required":
+                                      list(names), n=1, cutoff=0.6)
+    if close and names[close[0]].cutoff == "required":
         close = [f"{close[0]}@10"]
     if not close:
         candidates = [f"{n}@10" if info.cutoff == "required" else n
-                      for n, info in _BY_NAME.items()]
+                      for n, info in names.items()]
         close = difflib.get_close_matches(text.lower(), candidates, n=1, cutoff=0.4)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -615,8 +686,9 @@ def add_name_reader(read) -> None:
 
 
 def parse_metric(text: str) -> MetricSpec:
-    """Parse a metric name such as ``"recall@10"``, ``"mrr"``, ``"rbp(p=0.8)"`` or
-    trec_eval's ``"P_5"``.
+    """Parse a metric name such as ``"recall@10"``, ``"mrr"``, ``"rbp(p=0.8)"``,
+    trec_eval's ``"P_5"``, or a span metric's, ``"span_iou@10"`` or
+    ``"span_recall@budget=1000"``.
 
     Examples
     --------
@@ -628,6 +700,8 @@ def parse_metric(text: str) -> MetricSpec:
     ('ndcg(1=3,2=9)@10', 'iprec_at_recall@0.2')
     >>> str(parse_metric("Rprec_mult_0.20")), str(parse_metric("ndcg_cut_10"))
     ('rprec_mult@0.2', 'ndcg@10')
+    >>> parse_metric("span_iou@budget=1000")
+    MetricSpec(name='span_iou', k=None, budget=1000)
     >>> parse_metric("ndgc@10")
     Traceback (most recent call last):
     ...
@@ -644,9 +718,22 @@ def parse_metric(text: str) -> MetricSpec:
             spec = read(stripped)
             if spec is not None:
                 return spec
+        if stripped.startswith("span_"):
+            raise InputValueError(
+                f"unknown span metric {text!r}: a name is span_ + one of "
+                + ", ".join(n.removeprefix("span_") for n in SPAN_METRIC_TABLE)
+                + f", then @k, @budget=N or nothing{_suggest(text)}")
         raise InputValueError(f"unknown metric {text!r}{_suggest(text)}")
     name, k_text = match["name"], match["k"]
     info = _BY_NAME[name]
+    if k_text is not None and k_text.startswith("budget=") and info.cutoff != "none":
+        if not info.budget_cut:
+            raise InputValueError(f"metric {name!r} takes no budget; got {text!r}")
+        if not re.fullmatch(r"[0-9]+", k_text.removeprefix("budget=")):
+            raise InputValueError(f"the budget in {text!r} must be a positive int, got "
+                                  f"{k_text.removeprefix('budget=')!r}")
+        budget = check_k(int(k_text.removeprefix("budget=")), name=f"the budget in {text!r}")
+        return MetricSpec(info.name, written=name, budget=budget)
     if match["args"] is not None and not info.params:
         raise InputValueError(f"metric {name!r} takes no parameters; got {text!r}")
     params = parse_params(match["args"], info.params, stripped)

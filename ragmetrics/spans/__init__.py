@@ -19,7 +19,7 @@ of a document that answers each question) can:
   with intervals, paired tests and a report.
 
 The data model (documents, chunks by offsets or text, evidence by offsets or quote) is
-described in :mod:`ragmetrics.spans.tables`; :func:`window_chunks` makes fixed-size
+described in :mod:`ragmetrics.spans.model`; :func:`window_chunks` makes fixed-size
 chunkings, and :func:`load_span_dataset` loads the two demo data sets of ``data/``
 (the invented help centre, and two articles of SQuAD 2.0) without any network.
 """
@@ -30,37 +30,18 @@ from .doclevel import DOCUMENT_RANKINGS, document_qrels, document_run
 from .judging import SpanJudgments
 from .locate import normalize_whitespace
 from .metrics import OVERLAP_POLICIES, UNITS, evaluate_spans, span_metrics
+from .model import locate_chunks, locate_evidence
 from .names import SPAN_METRICS, SpanMetricSpec, parse_span_metric
-from .plotting import plot_threshold_sensitivity
 from .readers import read_table
 from .rules import DEFAULT_THRESHOLDS, RULES, chunk_qrels, threshold_sensitivity
-from .tables import locate_chunks, locate_evidence
+from .threshold_plot import plot_threshold_sensitivity
 from .tokens import word_pieces
 
 __all__ = [
-    "DEFAULT_THRESHOLDS",
-    "DOCUMENT_RANKINGS",
-    "OVERLAP_POLICIES",
-    "RULES",
-    "SPAN_METRICS",
-    "UNITS",
-    "SpanDataset",
-    "SpanJudgments",
-    "SpanMetricSpec",
-    "chunk_qrels",
-    "document_qrels",
-    "document_run",
-    "evaluate_spans",
-    "load_span_dataset",
-    "locate_chunks",
-    "locate_evidence",
-    "normalize_whitespace",
-    "parse_span_metric",
-    "plot_threshold_sensitivity",
-    "read_table",
-    "span_dataset_names",
-    "span_metrics",
-    "threshold_sensitivity",
-    "window_chunks",
-    "word_pieces",
+    "DEFAULT_THRESHOLDS", "DOCUMENT_RANKINGS", "OVERLAP_POLICIES", "RULES", "SPAN_METRICS",
+    "UNITS", "SpanDataset", "SpanJudgments", "SpanMetricSpec", "chunk_qrels",
+    "document_qrels", "document_run", "evaluate_spans", "load_span_dataset",
+    "locate_chunks", "locate_evidence", "normalize_whitespace", "parse_span_metric",
+    "plot_threshold_sensitivity", "read_table", "span_dataset_names", "span_metrics",
+    "threshold_sensitivity", "window_chunks", "word_pieces",
 ]

@@ -4,7 +4,7 @@ The simplest chunker, and the one most RAG experiments vary first: cut each docu
 into windows of ``size`` tokens, each starting ``size - overlap`` tokens after the last,
 regardless of sentences and paragraphs. Tokens are :func:`ragmetrics.spans.word_pieces`,
 so a window of 256 holds 256 of the units that ``unit="token"`` counts. The result is a
-chunks table of the data model (:mod:`ragmetrics.spans.tables`), ready for
+chunks table of the data model (:mod:`ragmetrics.spans.model`), ready for
 :func:`ragmetrics.spans.chunk_qrels` and :func:`ragmetrics.spans.span_metrics`.
 """
 
@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import InputValueError
 from ..validation import check_k
-from .tables import as_documents
+from .model import as_documents
 from .tokens import word_pieces
 
 __all__ = ["window_chunks"]
@@ -44,7 +44,7 @@ def window_chunks(documents, size: int, *, overlap: int = 0, name: str | None = 
     Parameters
     ----------
     documents : DataFrame, mapping or file
-        ``doc_id, text`` (see :mod:`ragmetrics.spans.tables`).
+        ``doc_id, text`` (see :mod:`ragmetrics.spans.model`).
     size : int
         Tokens per window.
     overlap : int, default 0

@@ -9,7 +9,7 @@ There is no standard way to rank documents from their chunks. Two are offered:
 - ``how="first"``: a document ranks where its first (best-ranked) chunk ranks: the
   order in which a reader of the ranked chunks meets the documents;
 - ``how="max"``: a document's score is its best chunk's score, and documents are ranked
-  by that score (ties by :func:`ragmetrics.evaluate`'s rule on document ids).
+  by that score (ties by :func:`ragmetrics.evaluate`'s tie rule, on document ids).
 
 The two differ only where chunks of different documents tie in score. Summing chunk
 scores is not offered: it favours documents with many weak chunks.
@@ -20,10 +20,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import InputValueError
+from ..evaluation.engine import natural_order, tie_order
+from ..evaluation.joins import Ids
 from ..evaluation.ranking import groups, ranks_within
 from ..validation import check_choice
-from .ranking import natural_order, rank_run
-from .tables import as_chunks, as_documents, as_evidence, whole_grades
+from .model import as_chunks, as_documents, as_evidence, as_run, whole_grades
 
 __all__ = ["DOCUMENT_RANKINGS", "document_qrels", "document_run"]
 
@@ -44,12 +46,16 @@ def document_run(run, chunks, *, how: str = "first", ties: str = "trec_eval",
     run : DataFrame or mapping
         A run over chunks, in any shape :func:`ragmetrics.evaluate` takes.
     chunks, documents
-        The chunking (:mod:`ragmetrics.spans.tables`); documents only to locate chunks
+        The chunking (:mod:`ragmetrics.spans.model`); documents only to locate chunks
         given by text.
     how : {"first", "max"}, default "first"
         ``"first"``: each document at the rank of its best-ranked chunk;
         ``"max"``: each document scored by its best chunk's score.
-    ties, duplicates
+    ties : {"trec_eval", "input_order", "doc_id_ascending"}, default "trec_eval"
+        As in :func:`ragmetrics.evaluate`: the order of chunks tied in score, and under
+        ``how="max"`` of documents tied in score (by document id). The rules that look at
+        relevance, or take a mean over orders, have no place in one ranking.
+    duplicates
         As in :func:`ragmetrics.evaluate`, for the run over chunks.
 
     Returns
@@ -70,8 +76,12 @@ def document_run(run, chunks, *, how: str = "first", ties: str = "trec_eval",
     1       q1     faq     2
     """
     check_choice(how, DOCUMENT_RANKINGS, "how")
+    if ties in ("optimistic", "pessimistic", "average"):
+        raise InputValueError(
+            f"document_run makes one ranking of documents, with no judgments: ties={ties!r} "
+            "has none; pass ties='trec_eval', 'input_order' or 'doc_id_ascending'")
     chunks = as_chunks(chunks, as_documents(documents))
-    ranked = rank_run(run, chunks, ties=ties, duplicates=duplicates)
+    ranked = as_run(run, chunks, ties=ties, duplicates=duplicates)
     doc_codes, doc_ids = pd.factorize(pd.Index(chunks.doc, dtype=object))
     doc_ids = np.asarray(doc_ids, dtype=object)
     doc = doc_codes[ranked.chunk]
@@ -80,11 +90,14 @@ def document_run(run, chunks, *, how: str = "first", ties: str = "trec_eval",
     _, first = np.unique(keys, return_index=True)
     first.sort()  # back in rank order: rows are grouped by query, best first
     query, doc, score = ranked.query[first], doc[first], ranked.score[first]
-    if how == "max" and len(first):
-        text_rank = np.empty(len(doc_ids), dtype=np.int64)
-        text_rank[np.argsort(doc_ids.astype(str), kind="stable")] = np.arange(len(doc_ids))
-        order = np.lexsort((-text_rank[doc], -score, query))
+    if how == "max" and len(first):  # by score, ties by the tie rule on document ids
+        order = np.lexsort((-score, query))
         query, doc, score = query[order], doc[order], score[order]
+        moves = tie_order(ties, query, score, np.zeros(len(doc)),
+                          Ids(doc_ids, doc, chunks.doc_kind, at=doc))
+        if moves is not None:
+            moved, source = moves
+            doc[moved] = doc[source]
     rank = ranks_within(groups(query)[1]) + 1
     frame = pd.DataFrame({"query_id": _ids(ranked.queries[query], ranked.query_kind),
                           "doc_id": _ids(doc_ids[doc], chunks.doc_kind)})
@@ -100,7 +113,7 @@ def document_qrels(evidence, *, documents=None) -> pd.DataFrame:
     Parameters
     ----------
     evidence, documents
-        As in :mod:`ragmetrics.spans.tables` (documents only to locate quotes).
+        As in :mod:`ragmetrics.spans.model` (documents only to locate quotes).
 
     Returns
     -------

@@ -37,24 +37,16 @@ import numpy as np
 import pandas as pd
 
 from ..conventions import Conventions
-from ..errors import (
-    CoverageWarning,
-    EmptyRelevantWarning,
-    FormatError,
-    InputError,
-    InputTypeError,
-    InputValueError,
-    NoRelevantChunkWarning,
-)
+from ..errors import FormatError, InputError, InputTypeError, InputValueError
+from ..evaluation.engine import natural_order
 from ..evaluation.evaluator import add_judgment_reader
 from ..evaluation.in_memory import evaluate_in_memory
 from ..evaluation.result import Evaluation
 from ..validation import check_choice
-from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, coverage_gaps
-from .names import SpanMetricSpec, is_span_metric, parse_metric_names
-from .ranking import natural_order, rank_run
+from .metrics import OVERLAP_POLICIES, UNITS, SpanScorer, warn_evidence_gaps
+from .model import Chunks, as_chunks, as_documents, as_evidence, as_run
+from .names import is_span_metric, is_span_spec, parse_metric_names
 from .rules import ChunkOverlaps, check_threshold
-from .tables import Chunks, as_chunks, as_documents, as_evidence
 
 __all__ = ["SpanComparison", "SpanJudgments", "SpanRequest", "span_comparison",
            "span_request"]
@@ -81,7 +73,7 @@ class SpanJudgments:
     ----------
     evidence : DataFrame, mapping, records or file
         ``query_id, doc_id, start, end[, relevance]`` or ``query_id, doc_id, quote``
-        (:mod:`ragmetrics.spans.tables`); a query given with no span has no evidence.
+        (:mod:`ragmetrics.spans.model`); a query given with no span has no evidence.
     documents : DataFrame, mapping, records or file, optional
         ``doc_id, text``: needed to locate quotes and chunk texts, to count tokens, and
         to check offsets against the documents' lengths.
@@ -241,9 +233,8 @@ class SpanRequest:
         judgments, names = self.judgments, list(self.names)
         specs = parse_metric_names(names)
         policies = conventions.as_dict()
-        span_specs = [s for s in specs if isinstance(s, SpanMetricSpec)]
-        id_names = [n for n, s in zip(names, specs, strict=True)
-                    if not isinstance(s, SpanMetricSpec)]
+        span_specs = [s for s in specs if is_span_spec(s)]
+        id_names = [n for n, s in zip(names, specs, strict=True) if not is_span_spec(s)]
         chunks = judgments.chunks(self.chunks)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -256,7 +247,8 @@ class SpanRequest:
                                                 "missing_from_run", "ties", "duplicates",
                                                 "order_by")})
             else:  # only to check that the run retrieves chunks of this chunking
-                rank_run(run, chunks, duplicates="keep_first", order_by=conventions.order_by)
+                as_run(run, chunks, ties="input_order", duplicates="keep_first",
+                       order_by=conventions.order_by)
                 scorer = None
             by_ids = (evaluate_in_memory(run, judgments.qrels(chunks), id_names, conventions)
                       if id_names else None)
@@ -270,7 +262,8 @@ class SpanRequest:
         result = Evaluation(per_query=per_query, summary=per_query.mean(axis=0, skipna=True),
                             conventions=conventions, queries_missing_from_run=missing,
                             queries_missing_from_qrels=unjudged, queries_without_relevant=without)
-        _warn(caught, result, judgments, has_ids=by_ids is not None)
+        warn_evidence_gaps(caught, result, judgments.queries_without_evidence_at(
+            conventions.relevance_level), rule=judgments.rule, has_ids=by_ids is not None)
         return result
 
     @staticmethod
@@ -278,7 +271,7 @@ class SpanRequest:
         columns = {}
         index = None
         if scorer is not None:
-            values = scorer.by_name([s for s in specs if isinstance(s, SpanMetricSpec)])
+            values = scorer.by_name([s for s in specs if is_span_spec(s)])
             frame = scorer.frame(values)
             if conventions.missing_from_run == "skip":  # as evaluate: such queries left out
                 frame = frame[scorer.in_run[scorer.order]]
@@ -290,54 +283,13 @@ class SpanRequest:
                                      "queries")  # a bug: both are the evidence's queries
             index = by_ids.per_query.index
             columns.update(by_ids.per_query.items())
-        return pd.DataFrame({name: np.asarray(columns[name if not isinstance(spec,
-                                                                           SpanMetricSpec)
-                                                      else str(spec)], dtype=np.float64)
+        return pd.DataFrame({name: np.asarray(columns[str(spec) if is_span_spec(spec) else name],
+                                              dtype=np.float64)
                              for name, spec in zip(names, specs, strict=True)}, index=index)
-
-
-def _shown(ids) -> str:
-    return ", ".join(map(repr, ids[:3])) + (", ..." if len(ids) > 3 else "")
 
 
 def _count(n: int, one: str = "query", many: str = "queries") -> str:
     return f"{n} {one if n == 1 else many}"
-
-
-def _warn(caught, result: Evaluation, judgments: SpanJudgments, *, has_ids: bool) -> None:
-    """The warnings of both parts, said once, in the terms of evidence."""
-    seen = set()
-    for warning in caught:  # the run's own (rank order, nothing relevant retrieved), once
-        if issubclass(warning.category, (CoverageWarning, EmptyRelevantWarning)):
-            continue
-        key = (warning.category, str(warning.message))
-        if key not in seen:
-            seen.add(key)
-            warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                                   warning.lineno)
-    c = result.conventions
-    said = coverage_gaps(len(result.queries_missing_from_run),
-                         len(result.queries_missing_from_qrels), c.missing_from_run)
-    if said:
-        warnings.warn(said + "; see the Evaluation's attributes", CoverageWarning, stacklevel=4)
-    how = {"zero": "scored 0 and counted in the mean",
-           "article": "scored by the article's rule (recall 1, the rest 0)",
-           "skip": "left out of the means"}.get(c.empty_relevant, "")
-    policy = f" (empty_relevant={c.empty_relevant!r}; 'skip' leaves such queries out)"
-    scored = set(result.per_query.index)
-    empty = [q for q in judgments.queries_without_evidence_at(c.relevance_level) if q in scored]
-    if empty and c.empty_relevant in ("zero", "article"):  # as evaluate warns
-        warnings.warn(f"{_count(len(empty), 'query has', 'queries have')} no evidence (no "
-                      f"span, or none graded >= {c.relevance_level:g}): {_shown(empty)}; "
-                      f"{how}{policy}", EmptyRelevantWarning, stacklevel=4)
-    rule_empty = [q for q in result.queries_without_relevant
-                  if q not in set(empty) and q in scored] if has_ids else []
-    if rule_empty:  # even under "skip": the span metrics of these queries still count
-        warnings.warn(
-            f"{_count(len(rule_empty), 'query has', 'queries have')} evidence, but no "
-            f"chunk of this chunking is relevant under rule {judgments.rule!r}: "
-            f"{_shown(rule_empty)}; their id-based metrics are {how}{policy}",
-            NoRelevantChunkWarning, stacklevel=4)
 
 
 def span_request(qrels, names, *, chunks=None, evidence=None, documents=None

@@ -13,23 +13,37 @@ hold it):
     \mathrm{IoU} = \frac{|R \cap E|}{|R \cup E|}.
 
 All queries are computed at once with interval arithmetic
-(:mod:`ragmetrics.spans.intervals`): sort, merge, intersect; no set of positions is
+(:mod:`ragmetrics.spans.offsets`): sort, merge, intersect; no set of positions is
 ever built.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..conventions import EMPTY_POLICIES, MISSING_POLICIES
-from ..errors import BudgetWarning, CoverageWarning, InputTypeError, InputValueError
+from ..errors import (
+    BudgetWarning,
+    CoverageWarning,
+    EmptyRelevantWarning,
+    InputTypeError,
+    InputValueError,
+    NoRelevantChunkWarning,
+)
+from ..evaluation.engine import natural_order
+from ..metrics.ranked import ranks_within
+from ..metrics.registry import SPAN_METRIC_TABLE, MetricSpec
 from ..validation import check_choice, check_k, check_relevance_level
-from .intervals import (
+from .model import as_chunks, as_documents, as_evidence, as_run, check_same_kind, lay_out
+from .names import parse_span_metric
+from .offsets import (
     Measure,
     covered_before,
     overlapping_pairs,
@@ -37,13 +51,10 @@ from .intervals import (
     total_by,
     union,
 )
-from .names import SPAN_METRIC_TABLE, SpanMetricSpec, is_span_metric, parse_span_metric
-from .ranking import natural_order, rank_run
-from .tables import as_chunks, as_documents, as_evidence, check_same_kind, lay_out
 from .tokens import token_starts
 
 __all__ = ["OVERLAP_POLICIES", "UNITS", "SpanScorer", "coverage_gaps", "evaluate_spans",
-           "span_metrics"]
+           "span_metrics", "warn_evidence_gaps"]
 
 #: How overlapping chunks (and overlapping evidence spans) are counted.
 #:
@@ -72,6 +83,149 @@ def _check_budget(budget):
     if not value > 0 or not math.isfinite(value):
         raise InputValueError(f"budget must be a positive number of units, got {budget!r}")
     return value
+
+
+@dataclass(frozen=True)
+class _OnLine:
+    """The evidence that counts, on the queries' stretches of the line: query ``q``'s at
+    ``q * stride`` and on (merged, and span by span for ``overlap="sum"``)."""
+
+    n: int
+    stride: np.int64
+    e_starts: np.ndarray  # merged, sorted
+    e_ends: np.ndarray
+    span_query: np.ndarray  # each span's query
+    span_start: np.ndarray
+    span_end: np.ndarray
+    size_e: np.ndarray  # per query: |E|, its union
+    sum_e: np.ndarray  # per query: the sum of its spans' lengths
+
+    def repeated(self, real: np.ndarray) -> _OnLine:
+        """The evidence of query ``real[v]`` as query ``v``'s, for every ``v``."""
+        at, v = _gather(self.e_starts // self.stride, real)
+        shift = (v - real[v]) * self.stride
+        order = np.argsort(self.span_query, kind="stable")
+        span_at, span_v = _gather(self.span_query[order], real)
+        span_at = order[span_at]
+        span_shift = (span_v - real[span_v]) * self.stride
+        return _OnLine(len(real), self.stride, self.e_starts[at] + shift,
+                       self.e_ends[at] + shift, span_v, self.span_start[span_at] + span_shift,
+                       self.span_end[span_at] + span_shift, self.size_e[real],
+                       self.sum_e[real])
+
+
+def _gather(query: np.ndarray, real: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions in ``query`` (sorted) of query ``real[v]``'s items, for each ``v`` in
+    turn, and the ``v`` of each."""
+    low = np.searchsorted(query, real, side="left")
+    counts = np.searchsorted(query, real, side="right") - low
+    return np.repeat(low, counts) + ranks_within(counts), np.repeat(np.arange(len(real)),
+                                                                    counts)
+
+
+#: The most sets of tied chunks ``ties="average"`` scores for one query's cut.
+MOST_TIED_SETS = 100_000
+
+
+@dataclass(frozen=True)
+class _TiedCut:
+    """A query whose cut (``k``, a budget) falls among chunks tied in score.
+
+    Under ``ties="average"`` the tied chunks come in any order, each order as likely:
+    the top of the ranking is the rows above them (``before``) and a prefix of that
+    order, as many chunks as the cut takes. Each set of tied rows such a prefix can be
+    (``sets``) is scored as a ranking of its own, and the query's value is the mean
+    weighted by each set's chance (``weights``, summing to 1): the mean over the orders.
+    """
+
+    query: int  # its code in the evidence
+    before: np.ndarray  # the rows ranked above the tied ones, all retrieved
+    sets: list  # per set: the tied rows it holds
+    weights: np.ndarray
+
+    @staticmethod
+    def find(scorer: SpanScorer, k: int | None, budget: float | None) -> list[_TiedCut]:
+        """Every query whose cut falls among tied rows (at most one place per query: the
+        rows above a tie are all taken or not, whatever the order of the tied ones)."""
+        tied = scorer.row_tied
+        starts = np.flatnonzero(~tied)
+        sizes = np.diff(np.append(starts, len(tied)))
+        length = scorer.chunk_length[scorer.row_chunk]
+        starts, sizes = starts[sizes > 1], sizes[sizes > 1]
+        slots = (sizes if k is None else k - scorer.row_rank[starts])
+        used = scorer.row_filled[starts] - length[starts]  # before the tied rows
+        room = np.inf if budget is None else budget - used
+        whole = (scorer.row_filled[starts + sizes - 1] - used) <= room
+        cut = (slots > 0) & (room >= 0) & ~((slots >= sizes) & whole)
+        found = []
+        for start, size, slot, left in zip(starts[cut], sizes[cut], np.minimum(slots, sizes)[cut],
+                                           np.broadcast_to(room, starts.shape)[cut],
+                                           strict=True):
+            rows = np.arange(start, start + size)
+            query = int(scorer.row_query[start])
+            sets, weights = _tied_sets(length[rows], int(slot), float(left), scorer.queries[query],
+                                       int(scorer.row_rank[start]))
+            first = start - int(scorer.row_rank[start])  # the query's first row
+            found.append(_TiedCut(query, np.arange(first, start),
+                                  [rows[list(chosen)] for chosen in sets], weights))
+        return found
+
+    @staticmethod
+    def outcomes(cuts: list[_TiedCut], scorer: SpanScorer):
+        """Every set as a query of its own: ``(real, rows, virtual, weight)``, the
+        evidence code of each, the rows retrieved and their set, each set's weight."""
+        real = np.repeat([cut.query for cut in cuts], [len(cut.sets) for cut in cuts])
+        rows = [np.concatenate([cut.before, chosen]) for cut in cuts for chosen in cut.sets]
+        virtual = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+        scorer.line.check_room(len(rows))
+        return (real, np.concatenate(rows).astype(np.int64), virtual,
+                np.concatenate([cut.weights for cut in cuts]))
+
+
+def _tied_sets(lengths: np.ndarray, slots: int, room: float, query, rank: int):
+    """The sets of tied chunks (lengths ``lengths``) a random order's prefix takes, with
+    their chances: at most ``slots`` chunks, of at most ``room`` units in all, the
+    prefix ending at the first chunk that does not fit.
+
+    Examples
+    --------
+    Three tied chunks, two slots: each pair, a chance of 1/3. With room for 10 units,
+    chunks of 4, 5 and 8 take the 8 alone if it comes first (1/3), the 4 or the 5 alone
+    if the 8 comes second (1/6 each), and both if the 8 comes last (1/3):
+
+    >>> sets, weights = _tied_sets(np.array([4, 5, 8]), 2, np.inf, "q", 0)
+    >>> sets, weights.round(4).tolist()
+    ([(0, 1), (0, 2), (1, 2)], [0.3333, 0.3333, 0.3333])
+    >>> sets, weights = _tied_sets(np.array([4, 5, 8]), 3, 10.0, "q", 0)
+    >>> sets, weights.round(4).tolist()
+    ([(0,), (1,), (2,), (0, 1)], [0.1667, 0.1667, 0.3333, 0.3333])
+    """
+    size = len(lengths)
+    sizes = [slots] if math.isinf(room) else range(slots + 1)
+    count = sum(math.comb(size, s) for s in sizes)
+    if count > MOST_TIED_SETS:
+        raise InputValueError(
+            f"ties='average' scores query {query!r} over every order of its {size} chunks "
+            f"tied in score from rank {rank + 1}: {count:,} sets of them to score, more than "
+            f"{MOST_TIED_SETS:,}; choose another tie rule (e.g. ties='trec_eval') or "
+            "another cut")
+    sets, weights = [], []
+    for taken in sizes:
+        for chosen in itertools.combinations(range(size), taken):
+            used = int(lengths[list(chosen)].sum())
+            if used > room:
+                continue
+            if taken == slots:
+                chance = 1 / math.comb(size, taken)
+            else:  # the next chunk of the order does not fit
+                left = np.delete(lengths, list(chosen))
+                stops = int((left > room - used).sum())
+                if not stops:
+                    continue
+                chance = stops / (len(left) * math.comb(size, taken))
+            sets.append(chosen)
+            weights.append(chance)
+    return sets, np.asarray(weights)
 
 
 class SpanScorer:
@@ -120,10 +274,12 @@ class SpanScorer:
         e_start = line.base[line.codes(ev.doc[relevant])] + ev.start[relevant]
         e_end = e_start + (ev.end[relevant] - ev.start[relevant])
         self.e_query, self.e_start, self.e_end = e_query, e_start, e_end
-        self.span_start, self.span_end = e_query * stride + e_start, e_query * stride + e_end
-        self.e_starts, self.e_ends = union(self.span_start, self.span_end)
-        self.size_e = self._per_query(self.e_starts, self.e_ends)
-        self.sum_e = total_by(e_query, self.measure.length(self.span_start, self.span_end), n)
+        self.e_grade = ev.grade[relevant]
+        span_start, span_end = e_query * stride + e_start, e_query * stride + e_end
+        e_starts, e_ends = union(span_start, span_end)
+        self.on_line = _OnLine(n, stride, e_starts, e_ends, e_query, span_start, span_end,
+                               self._per_query(e_starts, e_ends, n),
+                               total_by(e_query, self.measure.length(span_start, span_end), n))
         self.empty = np.bincount(e_query, minlength=n) == 0
         if empty_relevant == "error" and self.empty.any():
             q = ev.queries[np.flatnonzero(self.empty)[0]]
@@ -133,7 +289,9 @@ class SpanScorer:
                 "to score it")
 
         # The run: ranked, its queries matched with the evidence's.
-        ranked = rank_run(run, self.chunks, ties=ties, duplicates=duplicates, order_by=order_by)
+        self.ties = ties
+        ranked = as_run(run, self.chunks, ties=ties, duplicates=duplicates, order_by=order_by,
+                        grades=self._chunk_grades)
         check_same_kind([("evidence", ev.query_kind), ("run", ranked.query_kind)],
                         "query_id")
         code_of_run_query = pd.Index(ev.queries, dtype=object).get_indexer(
@@ -142,6 +300,7 @@ class SpanScorer:
         self.row_query = code_of_run_query[ranked.query][judged]
         self.row_chunk = ranked.chunk[judged]
         self.row_rank = ranked.rank[judged]
+        self.row_tied = ranked.tied[judged]
         self.in_run = np.zeros(n, dtype=bool)
         self.in_run[code_of_run_query[code_of_run_query >= 0]] = True
         self.missing = tuple(ev.queries[~self.in_run].tolist())
@@ -157,10 +316,9 @@ class SpanScorer:
         self.order = natural_order(ev.queries)
         self._omega = None
 
-    def _per_query(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    def _per_query(self, starts: np.ndarray, ends: np.ndarray, n: int) -> np.ndarray:
         """Total length per query of intervals on the query stretches."""
-        return total_by(starts // self.line.stride, self.measure.length(starts, ends),
-                        self.n_queries)
+        return total_by(starts // self.line.stride, self.measure.length(starts, ends), n)
 
     def _intersection(self, starts: np.ndarray, ends: np.ndarray, span_starts: np.ndarray,
                       span_ends: np.ndarray) -> np.ndarray:
@@ -168,6 +326,24 @@ class SpanScorer:
         prefix = prefix_lengths(starts, ends, self.measure)
         return (covered_before(span_ends, starts, ends, prefix, self.measure)
                 - covered_before(span_starts, starts, ends, prefix, self.measure))
+
+    def _chunk_grades(self, query_ids: np.ndarray, chunk: np.ndarray) -> np.ndarray:
+        """The relevance of each (query, chunk), by which ``ties="optimistic"`` and
+        ``"pessimistic"`` order tied chunks: the best grade among the query's evidence
+        that counts (grade >= relevance_level) sharing a character with the chunk, else 0."""
+        span, hit = overlapping_pairs(self.e_start, self.e_end, self.chunk_start,
+                                      self.chunk_end)
+        n_chunks = np.int64(max(len(self.chunks), 1))
+        keys, pair = np.unique(self.e_query[span] * n_chunks + hit, return_inverse=True)
+        best = np.zeros(len(keys))
+        np.maximum.at(best, pair, np.maximum(self.e_grade[span], 0.0))
+        query = pd.Index(self.queries, dtype=object).get_indexer(
+            pd.Index(query_ids, dtype=object))
+        if not len(keys):
+            return np.zeros(len(chunk))
+        wanted = query * n_chunks + chunk
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where((query >= 0) & (keys[at] == wanted), best[at], 0.0)
 
     def precision_omega(self) -> np.ndarray:
         """IoU of all chunks that share a character with the evidence (per query)."""
@@ -179,12 +355,31 @@ class SpanScorer:
             query, chunk = keys // max(len(self.chunks), 1), keys % max(len(self.chunks), 1)
             offset = query * np.int64(self.line.stride)
             starts, ends = union(offset + self.chunk_start[chunk], offset + self.chunk_end[chunk])
-            size_c = self._per_query(starts, ends)
-            hit = total_by(self.e_starts // self.line.stride,
-                           self._intersection(starts, ends, self.e_starts, self.e_ends),
-                           self.n_queries)
-            self._omega = _divide(hit, size_c + self.size_e - hit)
+            on = self.on_line
+            size_c = self._per_query(starts, ends, on.n)
+            hit = total_by(on.e_starts // on.stride,
+                           self._intersection(starts, ends, on.e_starts, on.e_ends), on.n)
+            self._omega = _divide(hit, size_c + on.size_e - hit)
         return self._omega
+
+    def _retrieved(self, query: np.ndarray, chunk: np.ndarray, on: _OnLine) -> dict:
+        """recall, precision and IoU of each query ``0 .. on.n - 1`` that retrieves the
+        chunks ``chunk`` (rows of ``query``), against the evidence ``on``."""
+        offset = query * on.stride
+        r_starts, r_ends = union(offset + self.chunk_start[chunk], offset + self.chunk_end[chunk])
+        hit = total_by(on.e_starts // on.stride,
+                       self._intersection(r_starts, r_ends, on.e_starts, on.e_ends), on.n)
+        if self.overlap == "union":
+            size_r = self._per_query(r_starts, r_ends, on.n)
+            return {"recall": _divide(hit, on.size_e), "precision": _divide(hit, size_r),
+                    "iou": _divide(hit, size_r + on.size_e - hit)}
+        sum_r = total_by(query, self.chunk_length[chunk], on.n)
+        # Each evidence span's characters that no retrieved chunk holds, span by span.
+        unused = (self.measure.length(on.span_start, on.span_end)
+                  - self._intersection(r_starts, r_ends, on.span_start, on.span_end))
+        missed = total_by(on.span_query, unused, on.n)
+        return {"recall": _divide(hit, on.sum_e), "precision": _divide(hit, sum_r),
+                "iou": _divide(hit, sum_r + missed)}
 
     def scores(self, k: int | None = None, budget: float | None = None) -> dict:
         """recall, precision, iou and precision_omega per query (evidence order)."""
@@ -194,29 +389,26 @@ class SpanScorer:
         if budget is not None:
             keep &= self.row_filled <= budget  # whole numbers of characters or tokens
             self._warn_budget(budget)
-        query, chunk = self.row_query[keep], self.row_chunk[keep]
-        offset = query * np.int64(self.line.stride)
-        r_starts, r_ends = union(offset + self.chunk_start[chunk], offset + self.chunk_end[chunk])
-        hit = total_by(self.e_starts // self.line.stride,
-                       self._intersection(r_starts, r_ends, self.e_starts, self.e_ends),
-                       self.n_queries)
-        if self.overlap == "union":
-            size_r = self._per_query(r_starts, r_ends)
-            recall = _divide(hit, self.size_e)
-            precision = _divide(hit, size_r)
-            iou = _divide(hit, size_r + self.size_e - hit)
-        else:
-            sum_r = total_by(query, self.chunk_length[chunk], self.n_queries)
-            # Each evidence span's characters that no retrieved chunk holds, span by span.
-            unused = (self.measure.length(self.span_start, self.span_end)
-                      - self._intersection(r_starts, r_ends, self.span_start, self.span_end))
-            missed = total_by(self.e_query, unused, self.n_queries)
-            recall = _divide(hit, self.sum_e)
-            precision = _divide(hit, sum_r)
-            iou = _divide(hit, sum_r + missed)
-        values = {"recall": recall, "precision": precision, "iou": iou,
-                  "precision_omega": self.precision_omega().copy()}
+        values = self._retrieved(self.row_query[keep], self.row_chunk[keep], self.on_line)
+        if self.ties == "average" and (k is not None or budget is not None):
+            self._average_over_ties(values, k, budget)
+        values["precision_omega"] = self.precision_omega().copy()
         return self._apply_policies(values)
+
+    def _average_over_ties(self, values: dict, k: int | None, budget: float | None) -> None:
+        """``ties="average"``: each query whose cut falls among chunks tied in score
+        scored by the mean over every order of them, in place (:class:`_TiedCut`)."""
+        cuts = _TiedCut.find(self, k, budget)
+        if not cuts:
+            return
+        real, rows, virtual, weight = _TiedCut.outcomes(cuts, self)
+        got = self._retrieved(virtual, self.row_chunk[rows],
+                              self.on_line.repeated(real))
+        which = np.repeat(np.arange(len(cuts)), [len(c.weights) for c in cuts])
+        queries = np.array([cut.query for cut in cuts])
+        for name, column in got.items():
+            values[name][queries] = np.bincount(which, weights=weight * column,
+                                                minlength=len(cuts))
 
     def nothing_fits(self, budget: float) -> tuple[int, int, int]:
         """Queries whose first-ranked chunk alone is longer than ``budget``.
@@ -249,7 +441,8 @@ class SpanScorer:
                       BudgetWarning, stacklevel=3)
 
     def by_name(self, specs) -> dict:
-        """``{str(spec): per-query values}`` for :class:`SpanMetricSpec` s; each cut once."""
+        """``{str(spec): per-query values}`` for span metrics' specs (a
+        :class:`~ragmetrics.MetricSpec` each); each cut once."""
         cache: dict = {}
         columns = {}
         for spec in specs:
@@ -257,20 +450,20 @@ class SpanScorer:
             if cut not in cache:
                 cache[cut] = self.scores(spec.k, None if spec.budget is None else
                                          float(spec.budget))
-            columns[str(spec)] = cache[cut][spec.name]
+            columns[str(spec)] = cache[cut][spec.name.removeprefix("span_")]
         return columns
 
     def _apply_policies(self, values: dict) -> dict:
         policy = self.empty_relevant
         for name, column in values.items():
-            row = SPAN_METRIC_TABLE[name]
+            row = SPAN_METRIC_TABLE[f"span_{name}"]
             if policy == "article":
                 column[self.empty] = row.article_value
             elif policy == "skip":
                 column[self.empty] = np.nan
             else:  # "zero" (and "error", which raised already if any query was empty)
                 column[self.empty] = 0.0
-            if self.missing_from_run == "skip" and row.depends_on_run:
+            if self.missing_from_run == "skip" and not row.of_the_query:
                 column[~self.in_run] = np.nan
         return values
 
@@ -314,6 +507,54 @@ def coverage_gaps(missing: int, unjudged: int, missing_from_run: str) -> str:
     return "; ".join(parts)
 
 
+def warn_evidence_gaps(caught, result, without_evidence: tuple, *, rule: str,
+                       has_ids: bool) -> None:
+    """The warnings of an evaluation judged by evidence (span metrics and id-based ones
+    with chunks judged by ``rule``), said once, in the terms of evidence.
+
+    ``caught`` are the warnings both parts gave (the run's own are said again, once
+    each; their coverage and empty-judgment warnings are said here instead),
+    ``result`` the :class:`~ragmetrics.Evaluation`, ``without_evidence`` the queries
+    with no span that counts.
+    """
+    seen = set()
+    for warning in caught:  # the run's own (rank order, nothing relevant retrieved), once
+        if issubclass(warning.category, (CoverageWarning, EmptyRelevantWarning)):
+            continue
+        key = (warning.category, str(warning.message))
+        if key not in seen:
+            seen.add(key)
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+    c = result.conventions
+    said = coverage_gaps(len(result.queries_missing_from_run),
+                         len(result.queries_missing_from_qrels), c.missing_from_run)
+    if said:
+        warnings.warn(said + "; see the Evaluation's attributes", CoverageWarning, stacklevel=4)
+    how = {"zero": "scored 0 and counted in the mean",
+           "article": "scored by the article's rule (recall 1, the rest 0)",
+           "skip": "left out of the means"}.get(c.empty_relevant, "")
+    policy = f" (empty_relevant={c.empty_relevant!r}; 'skip' leaves such queries out)"
+    scored = set(result.per_query.index)
+    empty = [q for q in without_evidence if q in scored]
+    if empty and c.empty_relevant in ("zero", "article"):  # as evaluate warns
+        warnings.warn(f"{_count(len(empty), 'query has', 'queries have')} no evidence (no "
+                      f"span, or none graded >= {c.relevance_level:g}): {_shown(empty)}; "
+                      f"{how}{policy}", EmptyRelevantWarning, stacklevel=4)
+    rule_empty = [q for q in result.queries_without_relevant
+                  if q not in set(empty) and q in scored] if has_ids else []
+    if rule_empty:  # even under "skip": the span metrics of these queries still count
+        warnings.warn(
+            f"{_count(len(rule_empty), 'query has', 'queries have')} evidence, but no "
+            f"chunk of this chunking is relevant under rule {rule!r}: "
+            f"{_shown(rule_empty)}; their id-based metrics are {how}{policy}",
+            NoRelevantChunkWarning, stacklevel=4)
+
+
+def _shown(ids) -> str:
+    return ", ".join(map(repr, ids[:3])) + (", ..." if len(ids) > 3 else "")
+
+
 def _divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     # 0/0 is 0: nothing retrieved has no precision to speak of, and scores 0 (as in
     # evaluate, where a query with no relevant doc scores 0 under "zero").
@@ -353,7 +594,7 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
         A run over chunks, in any shape :func:`ragmetrics.evaluate` takes; its doc ids
         are chunk ids.
     chunks, evidence, documents
-        The data model of :mod:`ragmetrics.spans.tables`: chunks by offsets or text,
+        The data model of :mod:`ragmetrics.spans.model`: chunks by offsets or text,
         evidence by offsets or quote (with grades), and the documents (needed to locate
         texts and to count tokens).
     k : int or None, default None
@@ -408,8 +649,15 @@ def span_metrics(run, chunks, evidence, k=None, *, budget=None, unit="char", tok
     missing_from_run : {"zero", "skip"}, default "zero"
         A query with evidence that the run does not hold: scored as retrieving nothing
         (0), or NaN (precision_omega, which does not depend on the run, is kept).
-    ties : {"trec_eval", "input_order"}, default "trec_eval"
-        The order of chunks tied in score (as in :func:`ragmetrics.evaluate`).
+    ties : {"trec_eval", "input_order", "doc_id_ascending", "optimistic", "pessimistic", \
+"average"}, default "trec_eval"
+        The order of chunks tied in score, by :func:`ragmetrics.evaluate`'s rules
+        (:data:`ragmetrics.conventions.TIE_POLICIES`): by chunk id, as given, or by
+        relevance, a chunk's being the best grade of the evidence it shares a character
+        with (``"optimistic"`` first, ``"pessimistic"`` last). ``"average"`` scores the
+        mean over every order of the tied chunks that a cut (``k``, ``budget``) falls
+        among: each set of them the cut can take, weighted by its chance (refused when
+        there are more than 100,000 such sets for one query).
     duplicates : {"error", "keep_first"}, default "error"
         A chunk retrieved twice for one query.
 
@@ -492,12 +740,7 @@ def evaluate_spans(run, chunks, evidence, metrics=("span_recall@10", "span_preci
     if not names:
         raise InputValueError("metrics must name at least one span metric, "
                               "e.g. ['span_recall@10']")
-    specs: list[SpanMetricSpec] = []
-    for name in names:
-        if not is_span_metric(name):
-            raise InputValueError(f"{name!r} is not a span metric (names start with 'span_', "
-                                  "e.g. 'span_recall@10')")
-        specs.append(parse_span_metric(name))
+    specs: list[MetricSpec] = [parse_span_metric(name) for name in names]
     if len(set(map(str, specs))) < len(specs):
         raise InputValueError("a span metric is requested twice")
     scorer = SpanScorer(run, chunks, evidence, **options)

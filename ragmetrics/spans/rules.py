@@ -38,11 +38,11 @@ from ..errors import (
     InputValueError,
     NoRelevantRetrievedWarning,
 )
+from ..evaluation.engine import natural_order
 from ..evaluation.in_memory import evaluate_in_memory
 from ..validation import check_choice
-from .intervals import overlapping_pairs
-from .ranking import natural_order
-from .tables import as_chunks, as_documents, as_evidence, lay_out, whole_grades
+from .model import as_chunks, as_documents, as_evidence, lay_out, whole_grades
+from .offsets import overlapping_pairs
 
 __all__ = ["DEFAULT_THRESHOLDS", "RULES", "ChunkOverlaps", "chunk_qrels",
            "threshold_sensitivity"]
@@ -166,7 +166,7 @@ def chunk_qrels(chunks, evidence, *, rule: str = "any_overlap", threshold=None,
     Parameters
     ----------
     chunks, evidence, documents
-        The data model of :mod:`ragmetrics.spans.tables` (documents are needed only for
+        The data model of :mod:`ragmetrics.spans.model` (documents are needed only for
         chunks given by text or evidence given by quote).
     rule : {"any_overlap", "min_chars", "chunk_coverage", "evidence_coverage"}
         When a chunk :math:`c` qualifies for an evidence span :math:`e` (shared

@@ -31,7 +31,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..errors import InputTypeError
-from .intervals import Line
+from .offsets import Line
 
 __all__ = ["token_starts", "word_pieces"]
 
@@ -112,7 +112,7 @@ def token_starts(line: Line, texts: dict, tokenizer: Callable | None = None) -> 
     Parameters
     ----------
     line : Line
-        The documents' layout (:func:`ragmetrics.spans.tables.lay_out`).
+        The documents' layout (:func:`ragmetrics.spans.model.lay_out`).
     texts : mapping
         doc id -> text, for every document on the line.
     tokenizer : callable or None
@@ -126,7 +126,7 @@ def token_starts(line: Line, texts: dict, tokenizer: Callable | None = None) -> 
 
     Examples
     --------
-    >>> from ragmetrics.spans.intervals import Line
+    >>> from ragmetrics.spans.offsets import Line
     >>> line = Line.build(["d"], [12])
     >>> starts = token_starts(line, {"d": "Hello, world"})  # 'Hello', ',' then 'world'
     >>> starts.tolist()

@@ -221,7 +221,7 @@ CASES: dict[str, Case] = {
     "spans: an offset past int64": refused(
         "--evidence {c}/evidence_offset_huge.csv --documents {c}/documents.jsonl "
         "--chunks {c}/chunks.csv {c}/run_chunks.txt",
-        r"evidence_offset_huge\.csv, line 2: query_id 'q1': end 1000+ does not fit"),
+        r"evidence_offset_huge\.csv, line 2: query_id 'q1': end '1000+' does not fit"),
     "qrels: not found": refused("{c}/nope.csv {c}/run.txt", "GOLDEN file not found"),
     # -- CSV and TSV --
     "csv: no doc_id": bad_golden("golden_missing_column.csv", None, "no column 'doc_id'",

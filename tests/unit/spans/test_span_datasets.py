@@ -19,7 +19,7 @@ import pytest
 from ragmetrics import InputValueError, load_span_dataset, span_metrics
 from ragmetrics.errors import CoverageWarning
 from ragmetrics.spans import span_dataset_names, word_pieces
-from ragmetrics.spans.tables import as_chunks, as_documents, as_evidence
+from ragmetrics.spans.model import as_chunks, as_documents, as_evidence
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 

@@ -220,7 +220,63 @@ def test_tied_scores_follow_the_tie_rule():
         "q1", "precision"]
     assert (c_first, a_first) == (approx(5 / 30), approx(5 / 40))
     with pytest.raises(InputValueError, match="ties must be one of"):
-        span_metrics(run, CHUNKS, EVIDENCE, ties="optimistic")
+        span_metrics(run, CHUNKS, EVIDENCE, ties="random")
+
+
+# c, y and a tie (given in that order): c = [70, 100) holds 5 characters of q1's evidence
+# of grade 1, y = [25, 50) of d2 none, a = [0, 40) 5 of grade 2. At k=1:
+C_FIRST = {"recall": 5 / 35, "precision": 5 / 30, "iou": 5 / 60}
+A_FIRST = {"recall": 5 / 35, "precision": 5 / 40, "iou": 5 / 70}
+Y_FIRST = {"recall": 0.0, "precision": 0.0, "iou": 0.0}
+
+
+@pytest.mark.parametrize(("ties", "expected"), [
+    ("input_order", C_FIRST),
+    ("trec_eval", Y_FIRST),  # ids descending: y, c, a
+    ("doc_id_ascending", A_FIRST),
+    ("optimistic", A_FIRST),  # the grade of the evidence it holds: a 2, c 1, y 0
+    ("pessimistic", Y_FIRST),
+    ("average", {m: (C_FIRST[m] + A_FIRST[m] + Y_FIRST[m]) / 3 for m in C_FIRST}),
+])
+def test_every_tie_rule_of_evaluate_orders_tied_chunks(ties, expected):
+    # Issue 24, item 2: span runs are ranked by ragmetrics.evaluation, under every tie
+    # rule of TIE_POLICIES (spans took two).
+    run = {"q1": {"c": 0.5, "y": 0.5, "a": 0.5, "x": 0.1}}
+    got = row(span_metrics(run, CHUNKS, EVIDENCE, k=1, ties=ties))
+    assert {m: got[m] for m in expected} == {m: approx(v) for m, v in expected.items()}
+    assert got["precision_omega"] == approx(35 / 125)  # the chunking's, whatever the run
+    # Uncut, or cut below the tie, every rule scores the same.
+    uncut = row(span_metrics(run, CHUNKS, EVIDENCE, ties=ties))
+    assert uncut == row(span_metrics(run, CHUNKS, EVIDENCE))
+
+
+def test_average_ties_take_the_mean_over_orders_under_a_budget():
+    # a (40), b (40) and c (30 characters) tie; a budget of 45 takes the first of any
+    # order alone: a holds 5 evidence characters, b 20, c 5, each first in a third of
+    # the orders. Two slots and room for 75 take b and c (70) or a and c (70), not a
+    # and b (80): c then a, or a, c...
+    run = {"q1": {"a": 1.0, "b": 1.0, "c": 1.0}}
+    got = span_metrics(run, CHUNKS, EVIDENCE, budget=45, ties="average").loc["q1"]
+    assert got["recall"] == approx((5 + 20 + 5) / (3 * 35))
+    assert got["precision"] == approx((5 / 40 + 20 / 40 + 5 / 30) / 3)
+    # Room for 75: orders starting a, c or c, a or b, c or c, b take two chunks (4 of 6);
+    # a, b and b, a take one (2 of 6). Unions: a+c 10 of 70, b+c 25 of 70.
+    got = span_metrics(run, CHUNKS, EVIDENCE, budget=75, ties="average").loc["q1"]
+    assert got["recall"] == approx((2 * 10 + 2 * 25 + 5 + 20) / (6 * 35))
+    assert got["precision"] == approx((2 * 10 / 70 + 2 * 25 / 70 + 5 / 40 + 20 / 40) / 6)
+
+
+def test_average_ties_refuse_too_many_sets_to_score():
+    chunks = pd.DataFrame({"chunk_id": [f"t{i:02d}" for i in range(20)], "doc_id": "d1",
+                           "start": np.arange(20), "end": np.arange(20) + 1})
+    run = {"q1": dict.fromkeys(chunks["chunk_id"], 1.0)}
+    with pytest.raises(InputValueError, match=r"ties='average' scores query 'q1' over every "
+                                              r"order of its 20 chunks tied in score from rank "
+                                              r"1: 184,756 sets of them"):
+        span_metrics(run, chunks, {"q1": [("d1", 0, 5)]}, k=10, ties="average")
+    # Two of 20 one-character chunks, 5 of them evidence: 2 * 5 / 20 = 0.5 expected hits.
+    got = span_metrics(run, chunks, {"q1": [("d1", 0, 5)]}, k=2, ties="average").loc["q1"]
+    assert (got["recall"], got["precision"]) == (approx(0.5 / 5), approx(0.5 / 2))
 
 
 def test_duplicates_policy():
@@ -486,6 +542,18 @@ def test_document_run_first_and_max():
         "d2", "d1"]
     with pytest.raises(InputValueError, match="how must be one of"):
         document_run(run, CHUNKS, how="sum")
+    # The tie rules of evaluate that make one ranking without judgments: on documents too.
+    tied = {"q1": {"a": 0.5, "y": 0.5, "x": 0.5}}  # d1, then d2 twice
+    for ties, first, by_max in [("trec_eval", ["d2", "d1"], ["d2", "d1"]),
+                                ("input_order", ["d1", "d2"], ["d1", "d2"]),
+                                ("doc_id_ascending", ["d1", "d2"], ["d1", "d2"])]:
+        assert document_run(tied, CHUNKS, ties=ties)["doc_id"].tolist() == first, ties
+        assert document_run(tied, CHUNKS, ties=ties, how="max")["doc_id"].tolist() == by_max
+    for ties in ("optimistic", "pessimistic", "average"):
+        with pytest.raises(InputValueError, match=rf"document_run makes one ranking of "
+                                                  rf"documents, with no judgments: "
+                                                  rf"ties='{ties}' has none"):
+            document_run(tied, CHUNKS, ties=ties)
 
 
 def test_document_level_metrics():
@@ -516,6 +584,35 @@ def test_span_metric_names():
                 "span_f1@10"):
         with pytest.raises(InputValueError):
             evaluate_spans(RUN, CHUNKS, EVIDENCE, [bad])
+
+
+def test_span_metrics_are_rows_of_the_one_metric_table():
+    # Issue 24, item 2: one table, one name parser.
+    from ragmetrics import MetricInfo, MetricSpec, parse_metric
+    from ragmetrics.evaluation.streaming import evaluate_batches
+    from ragmetrics.metrics.registry import METRICS, SPAN_METRIC_TABLE, metric_info
+
+    assert list(SPAN_METRIC_TABLE) == ["span_recall", "span_precision", "span_iou",
+                                       "span_precision_omega"]
+    assert all(isinstance(row, MetricInfo) and row.family == "spans"
+               for row in SPAN_METRIC_TABLE.values())
+    assert not set(SPAN_METRIC_TABLE) & set(METRICS)  # evaluate's engine never sees them
+    assert metric_info("span_recall").article_value == 1.0
+    assert metric_info("span_precision_omega").of_the_query  # the chunking's, not the run's
+    assert parse_metric("span_iou@budget=1000") == MetricSpec("span_iou", budget=1000)
+    assert parse_metric("span_recall@10") == parse_span_metric(" span_recall@10 ")
+    assert parse_metric("span_recall@10").pretty_name == "Span recall@10"
+    assert parse_metric("span_iou@budget=500").pretty_name == "Span IoU@budget=500"
+    assert parse_metric("span_precision_omega").bounds == (0.0, 1.0)
+    with pytest.raises(InputValueError, match=r"^unknown span metric 'span_recal@1': .*did "
+                                              r"you mean 'span_recall'\?$"):
+        parse_metric("span_recal@1")
+    with pytest.raises(InputValueError, match=r"metric 'recall' takes no budget"):
+        parse_metric("recall@budget=10")
+    with pytest.raises(InputValueError, match=r"'span_iou' measures retrieved text against "
+                                              r"evidence spans: evaluate it with evidence="):
+        evaluate_batches([pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [1.0]})],
+                         {"q1": {"a": 1}}, ["span_iou@5"])
 
 
 # --- the data model: located texts and errors -----------------------------------------
@@ -748,7 +845,8 @@ def test_offsets_in_files_that_do_not_fit_name_the_line(tmp_path):
     csv = tmp_path / "chunks.csv"
     csv.write_text("chunk_id,doc_id,start,end\na,d1,0,40\nb,d1,0,99999999999999999999\n")
     with pytest.raises(FormatError, match=r"chunks\.csv, line 3: chunk_id 'b': end "
-                                          r"99999999999999999999 does not fit a 64-bit integer$"):
+                                          r"'99999999999999999999' does not fit a 64-bit "
+                                          r"integer$"):
         span_metrics(RUN, csv, EVIDENCE)
     jsonl = tmp_path / "evidence.jsonl"
     jsonl.write_text('{"query_id": "q1", "doc_id": "d1", "start": 35, "end": 45}\n'
@@ -827,13 +925,14 @@ def test_files_name_the_line(tmp_path):
         span_metrics(RUN, bad, EVIDENCE)
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"query_id": "q1", "doc_id": "d1", "start": 1, "end": 2}\n{oops\n')
-    with pytest.raises(FormatError, match=r"broken.jsonl, line 2: not JSON"):
+    with pytest.raises(FormatError, match=r"broken.jsonl, line 2: not valid JSON"):
         span_metrics(RUN, CHUNKS, broken)
     short = tmp_path / "short.csv"
     short.write_text("chunk_id,doc_id,start,end\na,d1,0\n")
-    with pytest.raises(FormatError, match="line 2: expected 4 fields, got 3"):
+    with pytest.raises(FormatError, match=r"line 2: expected 4 fields as in the header "
+                                          r"\(chunk_id, doc_id, start, end\), got 3"):
         span_metrics(RUN, short, EVIDENCE)
-    with pytest.raises(FormatError, match="unknown file type"):
+    with pytest.raises(FormatError, match=r"chunks\.txt: cannot tell the table format"):
         span_metrics(RUN, tmp_path / "chunks.txt", EVIDENCE)
 
 
@@ -844,6 +943,68 @@ def test_unanswerable_rows_in_a_file(tmp_path):
                           empty_relevant="article")
     assert row(result, "q2")["recall"] == 1.0
     assert result.attrs["empty_evidence"] == ("q2",)
+
+
+def test_files_are_read_by_io_compressed_with_physical_lines(tmp_path):
+    # Issue 24, item 2: evidence, chunks and documents are read by ragmetrics.io, as runs
+    # are: gzip, bzip2 and xz files by their content, CRLF and blank lines counted.
+    import bz2
+    import gzip
+    import lzma
+
+    evidence = tmp_path / "evidence.csv.gz"
+    evidence.write_bytes(gzip.compress(
+        b"query_id,doc_id,start,end,relevance\r\nq1,d1,35,45,2\r\n\r\nq1,d1,60,75,\r\n"
+        b"q1,d2,10,20,1\r\n"))
+    chunks = tmp_path / "chunks.jsonl.bz2"
+    chunks.write_bytes(bz2.compress(CHUNKS.to_json(orient="records", lines=True).encode()))
+    documents = tmp_path / "documents.tsv.xz"
+    documents.write_bytes(lzma.compress(("doc_id\ttext\n" + "".join(
+        f"{d}\t{t}\n" for d, t in DOCUMENTS.items())).encode()))
+    got = span_metrics(RUN, chunks, evidence, k=2, documents=documents)
+    pd.testing.assert_frame_equal(got, span_metrics(RUN, CHUNKS, EVIDENCE, k=2,
+                                                    documents=DOCUMENTS))
+    assert row(got)["recall"] == approx(25 / 35)  # b and c: [35, 45), [60, 75)
+    bad = tmp_path / "bad.csv.gz"  # the fifth line, after a blank one: its physical line
+    bad.write_bytes(gzip.compress(b"query_id,doc_id,start,end\r\nq1,d1,35,45\r\n\r\n"
+                                  b"q1,d1,60,75\r\nq2,d1,x,9\r\n"))
+    with pytest.raises(FormatError, match=r"bad\.csv\.gz, line 5: query_id 'q2': start must "
+                                          r"be an integer, got 'x'$"):
+        chunk_qrels(CHUNKS, bad)
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    # Read by Arrow's fast parser, worded by the definition's: the line, the value.
+    (['{"chunk_id": 2.5, "doc_id": "d1", "start": 30, "end": 70}'],
+     r"line 2: chunk_id must be a string or an integer id, got 2\.5$"),
+    (['{"chunk_id": "b", "doc_id": "d1", "start": "30", "end": 70}'],
+     (r"line 2: chunk_id 'b': start must be an integer, got '30', a string; write numbers "
+      "without quotes$")),
+    (['{"chunk_id": "b", "doc_id": " d1", "start": 30, "end": 70}'],
+     r"line 2: chunk_id 'b': doc_id ' d1' begins or ends with whitespace$"),
+    (['{"chunk_id": "b", "doc_id": "d1", "end": 70}'], r"line 2: chunk_id 'b': missing start$"),
+    (["", '{"chunk_id": "b", "doc_id": "d9", "start": 30, "end": 70}'],
+     r"line 3: chunk_id 'b': unknown document 'd9'$"),
+])
+def test_bad_cells_of_files_name_the_physical_line(tmp_path, lines, message):
+    path = tmp_path / "chunks.jsonl"
+    first = '{"chunk_id": "a", "doc_id": "d1", "start": 0, "end": 40}'
+    path.write_text("\n".join([first, *lines]) + "\n")
+    with pytest.raises(FormatError, match=r"chunks\.jsonl, " + message):
+        span_metrics({"q1": ["a"]}, path, EVIDENCE, documents=DOCUMENTS)
+
+
+def test_ids_of_files_are_text_and_parquet_rows_are_named(tmp_path):
+    # As ragmetrics.io reads every file: an integer id is its decimal text.
+    chunks = CHUNKS.assign(chunk_id=[1, 2, 3, 4, 5])
+    path = tmp_path / "chunks.parquet"
+    chunks.to_parquet(path)
+    got = span_metrics({"q1": ["2", "3"]}, path, EVIDENCE)
+    assert row(got)["recall"] == approx(25 / 35)
+    chunks.assign(end=[40, 70, 100, 25, 20]).to_parquet(path)
+    with pytest.raises(FormatError, match=r"chunks\.parquet, row 5: chunk_id '5': start 25 "
+                                          r">= end 20"):
+        span_metrics({"q1": ["2"]}, path, EVIDENCE)
 
 
 def test_inputs_are_not_changed():

@@ -222,6 +222,27 @@ def test_a_question_without_evidence_under_each_policy(judgments, policy, q3):
                  empty_relevant="error")
 
 
+@pytest.mark.filterwarnings("ignore::ragmetrics.errors.EmptyRelevantWarning")
+@pytest.mark.parametrize("ties", ["trec_eval", "input_order", "doc_id_ascending",
+                                  "optimistic", "pessimistic", "average"])
+def test_every_tie_rule_reaches_the_span_metrics_through_evaluate(ties):
+    # s0, s1 and s2 tie for q2 (given in that order): s0 holds [5, 10) of grade 2, s2
+    # [45, 50) of grade 1, s1 nothing. At k=1, recall is 5/10 for s0 or s2 first, 0 for
+    # s1; the id-based recall@1 judges s0 and s2 relevant (any overlap).
+    run = {"q1": ["s1"], "q2": {"s0": 1.0, "s1": 1.0, "s2": 1.0}, "q3": ["s0"]}
+    first = {"trec_eval": "s2", "input_order": "s0", "doc_id_ascending": "s0",
+             "optimistic": "s0", "pessimistic": "s1"}
+    result = evaluate(run, evidence=EVIDENCE, chunks=SMALL, documents=DOCUMENTS,
+                      metrics=["span_recall@1", "recall@1"], ties=ties)
+    if ties == "average":
+        assert result.per_query.loc["q2"].tolist() == pytest.approx([1 / 3, 1 / 3])
+    else:
+        expected = 0.0 if first[ties] == "s1" else 0.5
+        assert result.per_query.loc["q2"].tolist() == [expected, expected]
+    direct = span_metrics(run, SMALL, EVIDENCE, k=1, documents=DOCUMENTS, ties=ties)
+    assert result.per_query["span_recall@1"].tolist() == direct["recall"].tolist()
+
+
 @pytest.mark.parametrize(("call", "error", "message"), [
     (lambda: evaluate(RUNS["small"], {"q1": {"s1"}}, ["span_recall@1"]), InputValueError,
      r"'span_recall@1' measures retrieved text against evidence spans: pass evidence="),
@@ -246,7 +267,7 @@ def test_a_question_without_evidence_under_each_policy(judgments, policy, q3):
                       metrics=["span_iou@5", "span_iou@5"]), InputValueError,
      r"metric 'span_iou@5' is requested twice"),
     (lambda: evaluate(RUNS["small"], evidence=EVIDENCE, chunks=SMALL, metrics=["span_iou@5"],
-                      ties="optimistic"), InputValueError, r"ties must be one of"),
+                      ties="random"), InputValueError, r"ties must be one of"),
     (lambda: SpanJudgments(EVIDENCE, rule="min_chars"), InputValueError,
      r"rule 'min_chars' needs a threshold"),
     (lambda: SpanJudgments(EVIDENCE, rule="most"), InputValueError, r"rule must be one of"),
@@ -416,6 +437,28 @@ def test_the_command_compares_token_metrics_on_squad(capsys):
     assert "706 queries, 2 systems" in out
 
 
+def test_the_command_reads_compressed_evidence_chunks_and_documents(capsys, tmp_path):
+    # Issue 24, item 2: span files are read by ragmetrics.io, compressed as runs may be.
+    import gzip
+
+    demo = DATA / "support_demo"
+    plain = [demo / "evidence" / "sentences.csv", demo / "documents.jsonl",
+             demo / "chunkings" / "window128.csv"]
+    packed = []
+    for path in plain:
+        packed.append(tmp_path / (path.name + ".gz"))
+        packed[-1].write_bytes(gzip.compress(path.read_bytes()))
+    outputs = []
+    for evidence, documents, chunks in (plain, packed):
+        status, out, err = cli(capsys, "--evidence", evidence, "--documents", documents,
+                               "--chunks", chunks, demo / "runs" / "bm25_window128.tsv",
+                               "--metrics", "span_recall@5,recall@5", "--resamples", "200")
+        assert status == 0, err
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+    assert re.search(r"span_recall@5\s+0\.5283 ", outputs[1])
+
+
 def test_a_computed_value_outside_its_bounds_is_a_bug_not_bad_input(capsys, monkeypatch):
     # Should ragmetrics' own arithmetic ever pass a bound again, compare says it is a bug
     # (exit 1), naming the metric, the system, the query and the value.
@@ -484,11 +527,11 @@ def _write(folder, name, text):
      r"--chunks .*article\.csv: no run follows it"),
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end\nq01,faq,x,5\n"),
                    "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
-     r"e\.csv, line 2: query_id 'q01': start must be an integer character offset, got 'x'"),
+     r"e\.csv, line 2: query_id 'q01': start must be an integer, got 'x'$"),
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end\n"
                                                     "q01,faq,0,99999999999999999999\n"),
                    "--chunks", d / "chunkings" / "article.csv", d / "runs" / "bm25_article.tsv"],
-     (r"e\.csv, line 2: query_id 'q01': end 99999999999999999999 does not fit a 64-bit "
+     (r"e\.csv, line 2: query_id 'q01': end '99999999999999999999' does not fit a 64-bit "
       r"integer$")),
     (lambda t, d: ["--evidence", _write(t, "e.csv", "query_id,doc_id,start,end,relevance\n"
                                                     "q01,faq,0,5,1e300\n"),

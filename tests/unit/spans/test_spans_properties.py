@@ -14,6 +14,7 @@ lists must hold.
 
 from __future__ import annotations
 
+import itertools
 import re
 import warnings
 
@@ -214,6 +215,59 @@ def test_equals_the_set_reference(case, overlap):
                             k=case["k"], budget=case["budget"], overlap=overlap)
     for q in case["queries"]:
         for metric, value in want[q].items():
+            assert got.loc[q, metric] == close(value), (q, metric)
+
+
+def ref_tie_orders(case, scores, ties):
+    """``{query: [(weight, ranked chunk ids)]}``: the rankings a tie rule gives, by the
+    words of ragmetrics.conventions' TIE_POLICIES; under "average" every order of the
+    tied chunks (itertools), each as likely."""
+    grade = {}  # (query, chunk): the best grade of the evidence it shares a character with
+    for c, d, s, e in case["chunks"]:
+        for q, sd, ss, se, g in case["evidence"]:
+            if g >= 1 and positions(d, s, e) & positions(sd, ss, se):
+                grade[(q, c)] = max(grade.get((q, c), 0), g)
+    return {q: _ref_ranked(q, scored, grade, ties) for q, scored in scores.items()}
+
+
+def _ref_ranked(q, scored, grade, ties):
+    """One query's rankings under a tie rule: ``[(weight, ranked chunk ids)]``."""
+    given = list(scored)  # the order the chunks were given in
+    key = {"trec_eval": lambda c: (-scored[c], [-ord(x) for x in c]),
+           "doc_id_ascending": lambda c: (-scored[c], c),
+           "optimistic": lambda c: (-scored[c], -grade.get((q, c), 0), given.index(c)),
+           "pessimistic": lambda c: (-scored[c], grade.get((q, c), 0), given.index(c)),
+           }.get(ties, lambda c: (-scored[c], given.index(c)))
+    ranked = sorted(given, key=key)
+    if ties != "average":
+        return [(1.0, ranked)]
+    groups = [list(g) for _, g in itertools.groupby(ranked, key=lambda c: scored[c])]
+    orders = [list(itertools.chain.from_iterable(choice)) for choice in itertools.product(
+        *(list(itertools.permutations(g)) for g in groups))]
+    return [(1 / len(orders), order) for order in orders]
+
+
+@settings(max_examples=100, deadline=None)
+@given(cases(), st.data(), st.sampled_from(["trec_eval", "input_order", "doc_id_ascending",
+                                            "optimistic", "pessimistic", "average"]),
+       st.sampled_from(["union", "sum"]))
+def test_every_tie_rule_equals_the_reference(case, data, ties, overlap):
+    # Issue 24, item 2: scores drawn from three values, so that chunks tie often; every
+    # tie rule of evaluate orders them, and "average" is the mean over every order.
+    scores = {q: {c: data.draw(st.sampled_from([0.5, 1.0, 2.0])) for c in r[:5]}
+              for q, r in case["run"].items()}
+    got = quiet(span_metrics, scores, frames(case)[0], frames(case)[1], case["k"],
+                budget=case["budget"], overlap=overlap, ties=ties)
+    for q, rankings in ref_tie_orders(case, scores, ties).items():
+        if q not in case["queries"]:
+            continue
+        want = {}
+        for weight, ranking in rankings:
+            one = ref_span_metrics(case["chunks"], case["evidence"], {q: ranking}, [q],
+                                   k=case["k"], budget=case["budget"], overlap=overlap)[q]
+            for metric, value in one.items():
+                want[metric] = want.get(metric, 0.0) + weight * value
+        for metric, value in want.items():
             assert got.loc[q, metric] == close(value), (q, metric)
 
 

@@ -5,7 +5,8 @@ are the public API.
 
 ``documents``
     ``doc_id, text``: a DataFrame, a mapping ``{doc_id: text}``, a list of records, or
-    a ``.jsonl``/``.csv``/``.tsv``/``.parquet`` file.
+    a ``.jsonl``/``.csv``/``.tsv``/``.parquet`` file, compressed or not (read by
+    :mod:`ragmetrics.io`, its cells checked by io's rules: :mod:`ragmetrics.spans.readers`).
 ``chunks``
     ``chunk_id, doc_id, start, end``: character offsets into the document, ``end``
     exclusive (``text[start:end]`` is the chunk). Or ``chunk_id, doc_id, text``: the
@@ -15,16 +16,21 @@ are the public API.
 ``evidence``
     ``query_id, doc_id, start, end[, relevance]``: the spans that answer each question,
     graded (``relevance``; a span without one, or with an empty cell, has grade 1).
-    Or ``query_id, doc_id, quote``, located like a chunk's text. A query may have several spans, in several documents. A row with a
-    ``query_id`` and nothing else (no ``doc_id``, offsets or quote) declares a question
-    with **no evidence** (an unanswerable question); so does ``{query_id: []}`` in the
-    mapping form ``{query_id: [(doc_id, start, end[, relevance]), ...]}``.
+    Or ``query_id, doc_id, quote``, located like a chunk's text. A query may have
+    several spans, in several documents. A row with a ``query_id`` and nothing else
+    (no ``doc_id``, offsets or quote) declares a question with **no evidence** (an
+    unanswerable question); so does ``{query_id: []}`` in the mapping form
+    ``{query_id: [(doc_id, start, end[, relevance]), ...]}``.
 
 ``documents`` are optional when chunks and evidence come with offsets, and needed to
 locate texts, to count tokens, and to check offsets against the document (without
 them, an offset past a document's end cannot be seen). Every error names the bad value
 and where it was: the row (in a file, the line), the chunk or query, the document and
 the offsets.
+
+A **run over chunks** (any run :func:`ragmetrics.evaluate` takes, its doc ids the chunk
+ids of one chunking) is ranked by :func:`as_run`, with the evaluation's ranking and tie
+rules.
 
 Examples
 --------
@@ -45,7 +51,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -53,20 +58,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..conventions import Conventions
 from ..errors import FormatError, InputTypeError, InputValueError
-from ..io.checks import Bad, Column, check_integers, check_numbers
-from .intervals import MAX_POSITION, Line
+from ..evaluation.engine import tie_order
+from ..evaluation.inputs import id_kind, run_columns
+from ..evaluation.joins import Ids, repeats
+from ..evaluation.ranking import groups, rank_rows
+from ..io.checks import Bad, Column, check_integers
+from ..metrics.ranked import ranks_within
 from .locate import NormalizedText, normalize_whitespace
-from .readers import read_table
+from .offsets import MAX_POSITION, Line
+from .readers import RowOrigin, as_frame, check_grades
 
 __all__ = [
     "Chunks",
     "Documents",
     "Evidence",
-    "Source",
+    "RankedRun",
     "as_chunks",
     "as_documents",
     "as_evidence",
+    "as_run",
     "check_same_kind",
     "lay_out",
     "locate_chunks",
@@ -81,78 +93,7 @@ _WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-class Source:
-    """Where a table's rows came from, so that errors can say where a bad value was.
-
-    Rows of a table given in memory are named by position (``chunks row 3``); rows of a
-    file by file and line (a :class:`~ragmetrics.errors.FormatError`).
-    """
-
-    def __init__(self, what: str, *, path: str | None = None, lines=None,
-                 unit: str = "line", label_column: str | None = None, labels=None) -> None:
-        self.what, self.path, self.lines, self.unit = what, path, lines, unit
-        self.label_column, self.labels = label_column, labels
-
-    def _label(self, row: int) -> str:
-        if self.labels is None or row >= len(self.labels):
-            return ""
-        label = self.labels[row]
-        if label is None or (isinstance(label, float) and np.isnan(label)):
-            return ""
-        return f"{self.label_column} {label!r}"
-
-    def where(self, row: int) -> str:
-        """``'chunks row 3 (chunk_id 'c4')'`` or ``'chunks.csv, line 5 (chunk_id 'c4')'``."""
-        label = self._label(row)
-        if self.path is None:
-            return f"{self.what} row {row}" + (f" ({label})" if label else "")
-        return f"{self.path}, {self.unit} {int(self.lines[row])}" + (
-            f" ({label})" if label else "")
-
-    def error(self, row: int, reason: str, *, kind: type = InputValueError) -> Exception:
-        """The exception to raise for a bad value in ``row``."""
-        if self.path is not None:
-            label = self._label(row)
-            return FormatError((f"{label}: " if label else "") + reason, path=self.path,
-                               line=int(self.lines[row]), unit=self.unit)
-        return kind(f"{self.where(row)}: {reason}")
-
-    def table_error(self, reason: str) -> Exception:
-        """The exception for a problem of the whole table (a missing column)."""
-        if self.path is not None:
-            return FormatError(reason, path=self.path)
-        return InputValueError(f"{self.what}: {reason}")
-
-
-def _as_frame(data, what: str, label_column: str) -> tuple[pd.DataFrame, Source]:
-    """A table given as a DataFrame, a list of records or a file, and its Source."""
-    if isinstance(data, (str, os.PathLike)):
-        table = read_table(data)
-        frame = table.frame
-        source = Source(what, path=table.path, lines=table.lines, unit=table.unit)
-    elif isinstance(data, pd.DataFrame):
-        frame = data.reset_index(drop=True)
-        source = Source(what)
-    elif isinstance(data, Iterable) and not isinstance(data, (bytes, Mapping)):
-        rows = list(data)
-        if not all(isinstance(row, Mapping) for row in rows):
-            bad = next(row for row in rows if not isinstance(row, Mapping))
-            raise InputTypeError(
-                f"{what} given as a list must hold one mapping (record) per row, "
-                f"got {bad!r}")
-        frame = pd.DataFrame.from_records(rows) if rows else pd.DataFrame()
-        source = Source(what)
-    else:
-        raise InputTypeError(
-            f"{what} must be a DataFrame, a list of records or a file path, "
-            f"got {type(data).__name__}")
-    if label_column in frame.columns:
-        source.label_column = label_column
-        source.labels = frame[label_column].to_numpy(dtype=object)
-    return frame, source
-
-
-def _require(frame: pd.DataFrame, source: Source, *columns: str) -> None:
+def _require(frame: pd.DataFrame, source: RowOrigin, *columns: str) -> None:
     for column in columns:
         if column not in frame.columns:
             have = ", ".join(map(repr, frame.columns)) or "none"
@@ -164,7 +105,7 @@ def _missing(values: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(values), dtype=bool)
 
 
-def _ids(values: np.ndarray, column: str, source: Source, *,
+def _ids(values: np.ndarray, column: str, source: RowOrigin, *,
          allow_missing: bool = False) -> str | None:
     """'str' or 'int' for a column of ids (None if none); raise on a missing or odd id."""
     missing = _missing(values)
@@ -190,19 +131,21 @@ def _ids(values: np.ndarray, column: str, source: Source, *,
         f"({type(value).__name__})", kind=InputTypeError)
 
 
-def _checked(values: list, rows: np.ndarray, check, column: str, source: Source) -> np.ndarray:
-    """``check`` (:func:`~ragmetrics.io.checks.check_integers` or ``check_numbers``) of
-    ``values`` (those of ``rows``), raising its first problem at its row."""
-    got = check(Column(column, pd.Series(values, dtype=object), typed=True))
+def _checked(values, rows: np.ndarray, check, column: str, source: RowOrigin) -> np.ndarray:
+    """``check`` (:func:`~ragmetrics.io.checks.check_integers`, or a check of the same
+    shape) of ``values`` (a list or Series: those of ``rows``), raising its first problem
+    at its row."""
+    series = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
+    got = check(Column(column, series, typed=True))
     if isinstance(got, Bad):
-        value = values[got.row]
+        value = series.iloc[got.row]
         a_number = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
         raise source.error(int(rows[got.row]), got.reason,
                            kind=InputValueError if a_number else InputTypeError)
     return got
 
 
-def _integers(series: pd.Series, column: str, source: Source,
+def _integers(series: pd.Series, column: str, source: RowOrigin,
               missing_ok: np.ndarray | None = None) -> np.ndarray:
     """Character offsets as int64; where ``missing_ok`` holds a missing cell becomes -1.
 
@@ -212,13 +155,18 @@ def _integers(series: pd.Series, column: str, source: Source,
     words); anything else is refused naming the row and the value, never wrapped around
     (``2**63`` read as ``-2**63``) nor left to raise a bare ``OverflowError``.
     """
+    allowed = np.zeros(len(series), bool) if missing_ok is None else missing_ok
+    if isinstance(series.dtype, pd.Int64Dtype):  # a file's column, checked (readers)
+        missing = series.isna().to_numpy(dtype=bool)
+        for row in np.flatnonzero(missing & ~allowed):
+            raise source.error(int(row), f"missing {column}")
+        return series.to_numpy(np.int64, na_value=-1)
     if pd.api.types.is_integer_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
             series.dtype) and not series.hasnans:
         return _checked(series.tolist(), np.arange(len(series)), check_integers, column,
                         source) if series.dtype.kind == "u" else series.to_numpy(np.int64)
     values = series.to_numpy(dtype=object)
     missing = _missing(values)
-    allowed = np.zeros(len(values), bool) if missing_ok is None else missing_ok
     out = np.full(len(values), -1, dtype=np.int64)
     for row in np.flatnonzero(missing & ~allowed):
         raise source.error(int(row), f"missing {column}")
@@ -248,46 +196,38 @@ def _integers(series: pd.Series, column: str, source: Source,
     return out
 
 
-def _grades(values: np.ndarray, source: Source, needed: np.ndarray) -> np.ndarray:
+def _grades(values: pd.Series, source: RowOrigin, needed: np.ndarray) -> np.ndarray:
     """The grade of each row where ``needed`` (1 elsewhere), as float64, every one checked.
 
     A grade is a finite number (a text cell, as CSV and TSV files hold, is read as the
-    number it writes, exactly), held exactly by the float64 that grades are compared in
-    (every whole number up to ``2**53`` is; :func:`~ragmetrics.io.checks.check_numbers`
-    checks and words it); a whole grade must also fit a 64-bit integer, as a qrels file's
-    must: a grade of ``2**63 - 1`` or ``1e300`` is refused, not judged as ``-2**63`` (a
-    cast to int64) or ``2**63`` (its float64).
+    number it writes, exactly) that :func:`~ragmetrics.spans.readers.check_grades`
+    accepts, as a file's: held exactly by the float64 that grades are compared in, and a
+    whole grade fits a 64-bit integer.
     """
     rows = np.flatnonzero(needed)
-    given = []
-    for row in rows:
-        value = values[row]
-        if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
-            text = value.strip()
-            if _WHOLE_TEXT.fullmatch(text):
-                value = int(text)  # exactly the number written, however long
-            elif _NUMBER_TEXT.fullmatch(text) or text.lstrip("+-").lower() in (
-                    "nan", "inf", "infinity"):
-                value = float(text)  # not finite: refused below, naming it
-            else:
-                raise source.error(int(row), f"relevance must be a number, got {value!r}",
-                                   kind=InputTypeError)
-        given.append(value)
     out = np.ones(len(values), dtype=np.float64)
-    out[rows] = _checked(given, rows, check_numbers, "relevance", source)  # finite numbers
-    whole = np.flatnonzero(out[rows] == np.round(out[rows]))
-    for i in whole:
-        if not -(2**63) <= int(given[i]) < 2**63:  # as written: '1e300', not its digits
-            written = values[rows[i]]
-            shown = repr(written) if isinstance(written, str) else _shown_number(written)
-            raise source.error(int(rows[i]), f"relevance {shown} does not fit a 64-bit integer")
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
+            values.dtype):  # a column of numbers: checked at once
+        given = values.iloc[rows].reset_index(drop=True)
+        written = None
+    else:
+        written = values.to_numpy(dtype=object)[rows]
+        given = []
+        for row, value in zip(rows, written, strict=True):
+            if isinstance(value, str):  # a cell of a CSV or TSV file, or text given as such
+                text = value.strip()
+                if _WHOLE_TEXT.fullmatch(text):
+                    value = int(text)  # exactly the number written, however long
+                elif _NUMBER_TEXT.fullmatch(text) or text.lstrip("+-").lower() in (
+                        "nan", "inf", "infinity"):
+                    value = float(text)  # not finite: refused below, naming it
+                else:
+                    raise source.error(int(row), f"relevance must be a number, got "
+                                       f"{value!r}", kind=InputTypeError)
+            given.append(value)
+    out[rows] = _checked(given, rows, lambda column: check_grades(column, written),
+                         "relevance", source)
     return out
-
-
-def _shown_number(value) -> str:
-    """A number as the message shows it: its repr, cut after 40 characters."""
-    text = repr(value.item() if isinstance(value, np.generic) else value)
-    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def whole_grades(grade: np.ndarray) -> np.ndarray:
@@ -381,10 +321,10 @@ def as_documents(documents) -> Documents | None:
     if isinstance(documents, Mapping) and not isinstance(documents, pd.DataFrame):
         frame = pd.DataFrame({"doc_id": pd.Series(list(documents.keys()), dtype=object),
                               "text": pd.Series(list(documents.values()), dtype=object)})
-        source = Source("documents", label_column="doc_id",
-                        labels=frame["doc_id"].to_numpy(dtype=object))
+        source = RowOrigin("documents", label_column="doc_id",
+                           labels=frame["doc_id"].to_numpy(dtype=object))
     else:
-        frame, source = _as_frame(documents, "documents", "doc_id")
+        frame, source = as_frame(documents, "documents", "doc_id")
     _require(frame, source, "doc_id", "text")
     ids = frame["doc_id"].to_numpy(dtype=object)
     kind = _ids(ids, "doc_id", source)
@@ -436,7 +376,7 @@ def _typed(ids: np.ndarray, kind: str | None):
     return ids.astype(np.int64) if kind == "int" and len(ids) else ids
 
 
-def _check_offsets(start, end, doc, rows, source: Source, documents: Documents | None,
+def _check_offsets(start, end, doc, rows, source: RowOrigin, documents: Documents | None,
                    what: str) -> None:
     """start >= 0, start < end, and end within the document when documents are known."""
     for row in rows[start[rows] < 0]:
@@ -456,7 +396,7 @@ def _check_offsets(start, end, doc, rows, source: Source, documents: Documents |
                            f"{doc[row]!r} ({length} characters)")
 
 
-def _unknown_documents(doc, rows, source: Source, documents: Documents) -> None:
+def _unknown_documents(doc, rows, source: RowOrigin, documents: Documents) -> None:
     unknown = [int(r) for r in rows if doc[r] not in documents]
     if unknown:
         raise source.error(unknown[0], f"unknown document {doc[unknown[0]]!r}"
@@ -464,7 +404,7 @@ def _unknown_documents(doc, rows, source: Source, documents: Documents) -> None:
                               if len(unknown) > 1 else ""))
 
 
-def _locate(texts, doc, rows, documents: Documents, source: Source, what: str):
+def _locate(texts, doc, rows, documents: Documents, source: RowOrigin, what: str):
     """Offsets of each text in its document; raise listing every text not found once."""
     start = np.full(len(texts), -1, dtype=np.int64)
     end = np.full(len(texts), -1, dtype=np.int64)
@@ -523,7 +463,7 @@ def as_chunks(chunks, documents: Documents | None = None) -> Chunks:
     """
     if isinstance(chunks, Chunks):
         return chunks
-    frame, source = _as_frame(chunks, "chunks", "chunk_id")
+    frame, source = as_frame(chunks, "chunks", "chunk_id")
     _require(frame, source, "chunk_id", "doc_id")
     by_offsets = "start" in frame.columns and "end" in frame.columns
     by_text = "text" in frame.columns
@@ -657,10 +597,10 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
         records = _evidence_records(evidence)
         frame = pd.DataFrame.from_records(records) if records else pd.DataFrame(
             columns=["query_id"])
-        source = Source("evidence", label_column="query_id",
-                        labels=frame["query_id"].to_numpy(dtype=object))
+        source = RowOrigin("evidence", label_column="query_id",
+                           labels=frame["query_id"].to_numpy(dtype=object))
     else:
-        frame, source = _as_frame(evidence, "evidence", "query_id")
+        frame, source = as_frame(evidence, "evidence", "query_id")
     _require(frame, source, "query_id")
     n = len(frame)
 
@@ -712,7 +652,9 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
     both = np.flatnonzero(by_offsets & has_quote)
     if len(both) and documents is not None:
         _check_text_matches(quote, doc, start, end, both, documents, source, "quote")
-    grade = _grades(column("relevance"), source, ~empty_row & ~_missing(column("relevance")))
+    relevance = frame["relevance"] if "relevance" in frame.columns else pd.Series(column(
+        "relevance"))
+    grade = _grades(relevance, source, ~empty_row & ~_missing(relevance.to_numpy()))
     queries = pd.unique(pd.Series(query, dtype=object)).astype(object)
     return Evidence(query[span], doc[span], start[span], end[span], grade[span], queries,
                     query_kind, doc_kind)
@@ -723,7 +665,7 @@ def as_evidence(evidence, documents: Documents | None = None) -> Evidence:
 
 def lay_out(documents: Documents | None, chunks: Chunks, evidence: Evidence | None = None
             ) -> Line:
-    """Put every document on one :class:`~ragmetrics.spans.intervals.Line`.
+    """Put every document on one :class:`~ragmetrics.spans.offsets.Line`.
 
     With ``documents``, each keeps its length; without, a document is as long as the
     furthest offset any chunk or span gives it.
@@ -781,3 +723,125 @@ def locate_evidence(evidence, documents) -> pd.DataFrame:
     """
     documents = as_documents(documents)
     return as_evidence(evidence, documents).frame()
+
+
+# --- a run over chunks -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankedRun:
+    """Rows of a run over chunks in rank order, grouped by query (codes into ``queries``).
+
+    ``rank`` is 0-based within the query. ``queries`` are the run's query ids in the
+    order first seen, including queries given with no chunks at all. Under
+    ``ties="average"`` tied chunks keep the order they were given in, and ``tied`` marks
+    each row whose score equals the row before's in the same query.
+    """
+
+    queries: np.ndarray  # object
+    query_kind: str | None
+    query: np.ndarray  # int64, per row
+    chunk: np.ndarray  # int64 code into the Chunks, per row
+    score: np.ndarray  # float64, per row (-rank for runs given by rank)
+    rank: np.ndarray  # int64, per row
+
+    @property
+    def tied(self) -> np.ndarray:
+        """Whether each row ties in score with the row above it (same query)."""
+        tied = np.zeros(len(self.query), dtype=bool)
+        tied[1:] = (self.query[1:] == self.query[:-1]) & (self.score[1:] == self.score[:-1])
+        return tied
+
+
+#: The tie rules that order tied chunks by their relevance: they need the evidence.
+_BY_RELEVANCE = ("optimistic", "pessimistic")
+
+
+def as_run(run, chunks: Chunks, *, ties: str = "trec_eval", duplicates: str = "error",
+           order_by: str = "score", grades=None) -> RankedRun:
+    """Rank a run over ``chunks`` as :func:`ragmetrics.evaluate` ranks a run.
+
+    Any run shape ``evaluate`` takes works (a DataFrame with ``query_id``, ``doc_id`` and
+    ``score`` or ``rank``; ``{query_id: [chunk ids]}``; ``{query_id: {chunk_id: score}}``),
+    its doc ids being chunk ids, every one a chunk of ``chunks``. The rows are ranked by
+    :func:`ragmetrics.evaluation.ranking.rank_rows`, tied scores ordered by
+    :func:`ragmetrics.evaluation.engine.tie_order` under any rule of
+    :data:`ragmetrics.conventions.TIE_POLICIES` (``"average"`` keeps the given order:
+    the span metrics take the mean over the orders), a chunk retrieved twice for one
+    query refused or its best rank kept (``duplicates``); the conventions are checked
+    by :class:`~ragmetrics.conventions.Conventions`, as ``evaluate`` checks them.
+
+    ``grades(query_ids, chunk_codes) -> grades`` gives the relevance that
+    ``ties="optimistic"`` and ``"pessimistic"`` order tied chunks by (the span metrics:
+    the best grade of the evidence a chunk shares characters with); without it, those
+    rules are refused.
+
+    Examples
+    --------
+    >>> chunks = as_chunks([{"chunk_id": c, "doc_id": "d", "start": 0, "end": 5}
+    ...                     for c in ("a", "b", "c")])
+    >>> ranked = as_run({"q1": {"a": 0.5, "b": 0.9, "c": 0.5}}, chunks)
+    >>> [chunks.ids[i] for i in ranked.chunk]  # b, then the tie c > a as trec_eval orders
+    ['b', 'c', 'a']
+    >>> ranked = as_run({"q1": {"a": 0.5, "b": 0.9, "c": 0.5}}, chunks,
+    ...                 ties="doc_id_ascending")
+    >>> [chunks.ids[i] for i in ranked.chunk]
+    ['b', 'a', 'c']
+    """
+    conventions = Conventions(ties=ties, duplicates=duplicates, order_by=order_by)
+    if order_by == "rank_position":
+        raise InputValueError(
+            "order_by='rank_position' (msmarco_eval.py's list, with its empty positions) "
+            "orders runs judged by doc ids; span metrics read the chunks in rank order: "
+            "pass order_by='rank'")
+    if ties in _BY_RELEVANCE and grades is None:
+        raise InputValueError(
+            f"ties={ties!r} orders tied chunks by their relevance, which only evidence "
+            "gives (span_metrics, SpanJudgments): pass ties='trec_eval', 'input_order' or "
+            "'doc_id_ascending'")
+    columns = run_columns(run, order_by=order_by, ties=ties)
+    ranked = rank_rows(columns.query, columns.value, None)
+    heads = columns.query.take(ranked.heads)
+    query_kind = columns.query_kind
+    if not columns.queries_checked:
+        query_kind = id_kind(heads, "query_id", "run", rows=ranked.heads)
+    queries = heads.to_numpy(dtype=object)
+    known = set(queries.tolist())
+    bare = [q for q in dict.fromkeys(columns.bare_queries) if q not in known]
+    if bare:
+        queries = np.concatenate([queries, np.asarray(bare, dtype=object)])
+        if query_kind is None:
+            query_kind = id_kind(pd.Series(bare, dtype=object), "query_id", "run")
+    doc_kind = id_kind(columns.doc, "doc_id", "run")
+    check_same_kind([("chunks", chunks.id_kind), ("run", doc_kind)], "chunk id")
+    chunk = chunks.index.get_indexer(pd.Index(columns.doc, dtype=object))
+    unknown = np.flatnonzero(chunk < 0)
+    if len(unknown):
+        shown = ", ".join(f"{columns.doc.iloc[i]!r} (query {columns.query.iloc[i]!r})"
+                          for i in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise InputValueError(
+            f"the run retrieves {len(unknown)} ids that are not chunks of this chunking: "
+            f"{shown}{more}; a run over chunks must use the chunk ids of its chunking")
+    chunk = chunk[ranked.rows]
+    block, score = ranked.block.astype(np.int64), ranked.score
+    grade = (np.asarray(grades(queries[block], chunk), dtype=np.float64) if ties in
+             _BY_RELEVANCE else np.zeros(len(chunk)))
+    ids = Ids(chunks.ids, chunk, chunks.id_kind, at=chunk)  # each row's chunk id
+    moves = tie_order(conventions.ties, block, score, grade, ids)
+    if moves is not None:
+        moved, source = moves
+        chunk[moved] = chunk[source]
+    repeated = repeats(block, Ids(chunk, chunk), len(ranked.heads))
+    if len(repeated):
+        if duplicates == "error":
+            i = int(repeated[0])
+            raise InputValueError(
+                f"chunk {chunks.ids[chunk[i]]!r} appears more than once in the run for query "
+                f"{queries[block[i]]!r}; pass duplicates='keep_first' to keep the "
+                "highest-ranked copy")
+        keep = np.ones(len(chunk), dtype=bool)
+        keep[repeated] = False
+        block, chunk, score = block[keep], chunk[keep], score[keep]
+    return RankedRun(queries, query_kind, block, chunk.astype(np.int64), score,
+                     ranks_within(groups(block)[1]))
