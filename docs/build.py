@@ -21,6 +21,7 @@ DOCS = ROOT / "docs"
 #: The packages whose public names (``__all__``) get an API page, with a title each.
 API_MODULES = {
     "ragmetrics": "Metrics, evaluation and comparison",
+    "ragmetrics.metrics": "Every measure, query by query",
     "ragmetrics.teaching": "Teaching material",
     "ragmetrics.widgets": "Widgets",
     "ragmetrics.comparison": "Comparing systems",

@@ -58,52 +58,25 @@ def __getattr__(name: str):
         return write_report
     raise AttributeError(f"module 'ragmetrics' has no attribute {name!r}")
 
-__all__ = [
-    "METRICS",
-    "Comparison",
-    "Conventions",
-    "CoverageWarning",
-    "EmptyRelevantWarning",
-    "Evaluation",
-    "FormatError",
-    "InputError",
-    "InputTypeError",
-    "InputValueError",
-    "MetricCurves",
-    "MetricInfo",
-    "MetricSpec",
-    "NoRelevantRetrievedWarning",
-    "RagmetricsWarning",
-    "RankOrderWarning",
-    "average_precision",
-    "benjamini_hochberg",
-    "bootstrap_ci",
-    "compare",
-    "dcg_at_k",
-    "evaluate",
-    "hit_rate_at_k",
-    "holm",
-    "metric_curves",
-    "metrics_over_k",
-    "mrr",
-    "ndcg_at_k",
-    "ndcg_table",
-    "paired_bootstrap",
-    "paired_effect_size",
-    "paired_t_test",
-    "parse_metric",
-    "precision_at_k",
-    "r_precision",
-    "randomization_test",
-    "read_golden",
-    "read_qrels",
-    "read_results",
-    "read_run",
-    "read_trec_qrels",
-    "read_trec_run",
-    "recall_at_k",
+#: The names of the first screen, by layer. Every other name lives in its subpackage
+#: (README's Layout section says which).
+__all__ = [  # noqa: RUF022 (grouped by layer)
+    # the per-query functions and the metric table (ragmetrics.metrics)
+    "METRICS", "MetricInfo", "MetricSpec", "average_precision", "dcg_at_k", "hit_rate_at_k",
+    "mrr", "ndcg_at_k", "parse_metric", "precision_at_k", "r_precision", "recall_at_k",
     "reciprocal_rank",
-    "write_report",
+    # the conventions, the errors and warnings
+    "Conventions", "CoverageWarning", "EmptyRelevantWarning", "FormatError", "InputError",
+    "InputTypeError", "InputValueError", "NoRelevantRetrievedWarning", "RagmetricsWarning",
+    "RankOrderWarning",
+    # files in, many queries at once, the curves over k (io, evaluation)
+    "read_golden", "read_qrels", "read_results", "read_run", "read_trec_qrels",
+    "read_trec_run", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
+    "metrics_over_k",
+    # systems compared, statistics on arrays, reports, teaching
+    "Comparison", "compare", "benjamini_hochberg", "bootstrap_ci", "holm",
+    "paired_bootstrap", "paired_effect_size", "paired_t_test", "randomization_test",
+    "write_report", "ndcg_table",
 ]
 
 # Evaluation across chunkings (ragmetrics.spans): evidence spans instead of chunk ids.
@@ -125,18 +98,8 @@ from .spans import (
 )
 
 __all__ += [
-    "SpanJudgments",
-    "chunk_qrels",
-    "document_qrels",
-    "document_run",
-    "evaluate_spans",
-    "load_span_dataset",
-    "locate_chunks",
-    "locate_evidence",
-    "parse_span_metric",
-    "plot_threshold_sensitivity",
-    "span_metrics",
-    "threshold_sensitivity",
-    "window_chunks",
+    "SpanJudgments", "chunk_qrels", "document_qrels", "document_run", "evaluate_spans",
+    "load_span_dataset", "locate_chunks", "locate_evidence", "parse_span_metric",
+    "plot_threshold_sensitivity", "span_metrics", "threshold_sensitivity", "window_chunks",
     "word_pieces",
 ]

@@ -18,7 +18,7 @@ from ..errors import InputTypeError, InputValueError
 from ..metrics.registry import MetricSpec
 from ..presets import settle_conventions
 from ..spans.judging import SpanComparison, span_comparison
-from ..spans.names import SpanMetricSpec, default_span_metrics, parse_metric_names
+from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats.arguments import (
     check_alpha,
     check_confidence,
@@ -103,7 +103,7 @@ class ComparisonOptions:
 
     systems: dict
     metrics: tuple[str, ...]
-    specs: tuple[MetricSpec | SpanMetricSpec, ...]
+    specs: tuple[MetricSpec, ...]
     spans: SpanComparison | None
     conventions: Conventions
     preset: str | None

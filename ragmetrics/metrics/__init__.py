@@ -9,35 +9,13 @@
 - :mod:`~ragmetrics.metrics.scoring`: kernel values to scores, the conventions applied once.
 """
 
-from .reference import (
-    average_precision,
-    dcg_at_k,
-    hit_rate_at_k,
-    mrr,
-    ndcg_at_k,
-    precision_at_k,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
-)
+from . import reference
+from .reference import *  # every per-query function (reference.__all__)
 from .registry import METRICS, MetricInfo, MetricSpec, metric_info, parse_metric, parse_metrics
 from .trec_names import spec_of_printed_name  # imported so that parse_metric reads "P_5"
 
 __all__ = [
-    "METRICS",
-    "MetricInfo",
-    "MetricSpec",
-    "average_precision",
-    "dcg_at_k",
-    "hit_rate_at_k",
-    "metric_info",
-    "mrr",
-    "ndcg_at_k",
-    "parse_metric",
-    "parse_metrics",
-    "precision_at_k",
-    "r_precision",
-    "recall_at_k",
-    "reciprocal_rank",
+    "METRICS", "MetricInfo", "MetricSpec", "metric_info", "parse_metric", "parse_metrics",
     "spec_of_printed_name",
 ]
+__all__ += reference.__all__  # the per-query functions, by their article-like names

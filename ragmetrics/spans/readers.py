@@ -34,7 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._moved import renamed
+from .._moved import renamed_in
 from ..errors import FormatError, InputTypeError, InputValueError
 from ..io.arrow import InDoubt, arrow_array
 from ..io.checks import MISSING, Bad, Column, check_ids, check_integers, check_numbers, earliest
@@ -280,10 +280,9 @@ def read_table(path) -> TableFile:
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "chunks.csv").write_text("chunk_id,doc_id,start,end\\nc1,d1,0,5\\n")
-    >>> table = read_table(folder / "chunks.csv")
+    >>> import pathlib
+    >>> _ = pathlib.Path("chunks.csv").write_text("chunk_id,doc_id,start,end\\nc1,d1,0,5\\n")
+    >>> table = read_table("chunks.csv")
     >>> table.frame.to_dict("records"), table.lines.tolist()
     ([{'chunk_id': 'c1', 'doc_id': 'd1', 'start': '0', 'end': '5'}], [2])
     """
@@ -307,6 +306,5 @@ def _is_empty(value, typed: bool) -> bool:
     return value is MISSING or value is None or (isinstance(value, float) and np.isnan(value))
 
 
-def __getattr__(name: str):
-    """``Table``, the old name of :class:`TableFile`, with a DeprecationWarning."""
-    return renamed(__name__, name)
+#: ``Table``, the old name of :class:`TableFile`, answers with a DeprecationWarning.
+__getattr__ = renamed_in(__name__)

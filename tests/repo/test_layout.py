@@ -202,11 +202,25 @@ def test_stats_comparison_and_reports_are_packages():
         assert Path(package.__file__).name == "__init__.py"
 
 
-def test_each_step_of_the_comparison_has_a_file_name_no_other_module_has():
+def test_no_two_modules_share_a_file_name():
+    # A name says one thing: ``tables.py`` in three folders said three. Packages' own
+    # __init__.py aside, every module's file name is its own across the whole package.
     names = [path.name for path, _ in MODULES.values() if path.name != "__init__.py"]
+    assert len(names) > 100
+    assert sorted({name for name in names if names.count(name) > 1}) == []
     steps = [p.name for p in (PACKAGE / "comparison").glob("*.py") if p.name != "__init__.py"]
-    assert len(steps) >= 6
-    assert [name for name in steps if names.count(name) > 1] == []
+    assert len(steps) >= 6  # the comparison's steps are modules of their own
+
+
+def test_no_two_public_classes_share_a_name():
+    # Three classes were called Table and two Source: each public class's name is its own.
+    found: dict[str, list[str]] = {}
+    for module, (path, _) in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                found.setdefault(node.name, []).append(module)
+    assert len(found) > 40
+    assert {name: where for name, where in found.items() if len(where) > 1} == {}
 
 
 @pytest.mark.parametrize("package", [ragmetrics, ragmetrics.stats, ragmetrics.reports,

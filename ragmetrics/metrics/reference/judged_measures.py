@@ -212,9 +212,11 @@ def unjudged_at_k(retrieved: Iterable, relevant: Any, k: int | None = None, *,
                   relevance_level: float = 1, empty_relevant: AnswerlessRule = "zero",
                   duplicates: DuplicateRule = "error") -> float:
     r"""The share of the top ``k`` slots that hold an unjudged doc: not judged, or judged
-    below 0 (trec_eval's ``unj`` [1]_; an empty slot counts as judged).
+    below 0 (trec_eval's ``unj``; an empty slot counts as judged).
 
     .. math:: \mathrm{unj@}k = \frac{|\{\text{unjudged docs in the top } k\}|}{k}
+
+    as trec_eval computes it [1]_.
 
     Parameters
     ----------
