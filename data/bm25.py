@@ -131,3 +131,20 @@ def trec_run(query_ids: Sequence[str], doc_ids: Sequence[str], scores: np.ndarra
                 raise ValueError(f"score of {doc_id!r} for {query_id!r} is {score}")
             lines.append(f"{query_id} Q0 {doc_id} {rank} {score:.6f} {name}\n")
     return "".join(lines)
+
+
+def chunking_runs(chunkings: dict, texts: dict, questions: Sequence[dict], tokens, *,
+                  depth: int) -> dict[str, str]:
+    """The span runs of a data set: for each chunking (``{name: [(chunk_id, doc_id, start,
+    end), ...]}``), BM25 with ``rank_bm25.BM25Okapi``'s defaults over its chunks' text
+    (``texts[doc_id][start:end]``, split by ``tokens``), the top ``depth`` chunks of each
+    question (``{"query_id", "question"}``), as TREC text by chunking name."""
+    query_ids = [q["query_id"] for q in questions]
+    queries = [tokens(q["question"]) for q in questions]
+    runs = {}
+    for name, rows in chunkings.items():
+        scores = bm25_scores([tokens(texts[doc][s:e]) for _, doc, s, e in rows], queries,
+                             k1=1.5, b=0.75, idf="okapi", epsilon=0.25)
+        runs[name] = trec_run(query_ids, [r[0] for r in rows], scores, depth=depth,
+                              name="bm25")
+    return runs

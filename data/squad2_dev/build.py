@@ -35,7 +35,7 @@ from ragmetrics.spans import window_chunks
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # data/, where the builders' shared bm25.py is
-from bm25 import bm25_scores, trec_run
+from bm25 import chunking_runs
 
 SOURCE = HERE / "source" / "dev-v2.0.json"
 ARTICLES = ("Normans", "Rhine")
@@ -150,15 +150,7 @@ def tokens(text: str) -> list[str]:
 def render_runs(data: dict) -> dict[str, str]:
     """The BM25 run of each chunking, TREC text by chunking name."""
     texts = {d["doc_id"]: d["text"] for d in data["documents"]}
-    query_ids = [q["query_id"] for q in data["questions"]]
-    queries = [tokens(q["question"]) for q in data["questions"]]
-    runs = {}
-    for name, rows in data["chunkings"].items():
-        scores = bm25_scores([tokens(texts[doc][s:e]) for _, doc, s, e in rows], queries,
-                             k1=1.5, b=0.75, idf="okapi", epsilon=0.25)
-        runs[name] = trec_run(query_ids, [r[0] for r in rows], scores, depth=DEPTH,
-                              name="bm25")
-    return runs
+    return chunking_runs(data["chunkings"], texts, data["questions"], tokens, depth=DEPTH)
 
 
 def write_runs(data: dict) -> None:

@@ -44,7 +44,7 @@ from ragmetrics.spans import window_chunks
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # data/, where the builders' shared bm25.py is
-from bm25 import bm25_scores, trec_run
+from bm25 import chunking_runs
 
 WINDOWS = (128, 256, 512)
 DEPTH = 10
@@ -152,15 +152,7 @@ def render_runs(data: dict) -> dict[str, str]:
     texts = {d["doc_id"]: d["text"] for d in data["documents"]}
     with open(HERE / "questions.jsonl", encoding="utf-8") as lines:
         questions = [json.loads(line) for line in lines]
-    query_ids = [q["query_id"] for q in questions]
-    queries = [tokens(q["question"]) for q in questions]
-    runs = {}
-    for name, rows in data["chunkings"].items():
-        scores = bm25_scores([tokens(texts[doc][s:e]) for _, doc, s, e in rows], queries,
-                             k1=1.5, b=0.75, idf="okapi", epsilon=0.25)
-        runs[name] = trec_run(query_ids, [r[0] for r in rows], scores, depth=DEPTH,
-                              name="bm25")
-    return runs
+    return chunking_runs(data["chunkings"], texts, questions, tokens, depth=DEPTH)
 
 
 def write_runs(data: dict) -> None:
