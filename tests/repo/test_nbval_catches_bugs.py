@@ -37,7 +37,7 @@ SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
 # first example reorders the refund-policy chunks so that the first relevant one is at
 # rank 3: reciprocal rank 1/3 = 0.3333. The mutant returns 1/(rank + 1): 0.2500.
 NOTEBOOK = ROOT / "notebooks" / "03_mrr.ipynb"
-MUTATION = ("ragmetrics/metrics/reference.py", "return 1.0 / rank\n", "return 1.0 / (rank + 1)\n")
+MUTATION = ("ragmetrics/metrics/reference/rank_measures.py", "return 1.0 / rank\n", "return 1.0 / (rank + 1)\n")
 CORRECT_NUMBER = f"{1 / 3:.4f}"
 MUTANT_NUMBER = f"{1 / (3 + 1):.4f}"
 
