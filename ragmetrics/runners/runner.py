@@ -378,6 +378,7 @@ def _run_threads(job: _Job, todo: list, concurrency: int, bar: Progress) -> None
             try:
                 out.put(_call_sync(job, qid, text))
             except BaseException as error:  # noqa: BLE001 (handed to the caller's thread)
+                stop.set()  # no new call starts, in this worker or another
                 out.put(error)
         out.put(None)  # this worker is done
 
