@@ -38,17 +38,21 @@ def test_resume_after_a_crash_calls_only_what_is_missing(tmp_path):
     with pytest.raises(RetrieverError, match="query 'q50'") as caught:
         run_retriever(first, QUERIES, k=10, cache=path, concurrency=1)
     assert isinstance(caught.value.__cause__, ConnectionError)
-    assert first.calls[-1] == "text 50" and len(first.calls) == 51
+    assert first.calls[-1] == "text 50"
+    assert len(first.calls) == 51
     with RetrieverCache(path) as cache:
         assert len(cache) == 50  # every query done before the crash was committed
     second = Counting()
     run = run_retriever(second, QUERIES, k=10, cache=path, concurrency=4)
     assert sorted(second.calls) == sorted(f"text {i}" for i in range(50, 100))
-    assert run.provenance["cached"] == 50 and run.provenance["called"] == 50
-    assert run.latency["cached"].sum() == 50 and not run.latency.loc["q50", "cached"]
+    assert run.provenance["cached"] == 50
+    assert run.provenance["called"] == 50
+    assert run.latency["cached"].sum() == 50
+    assert not run.latency.loc["q50", "cached"]
     third = Counting()
     again = run_retriever(third, QUERIES, k=10, cache=path)
-    assert third.calls == [] and again.equals(run)  # all from the file, the same run
+    assert third.calls == []
+    assert again.equals(run)
 
 
 def test_a_crash_with_concurrency_keeps_the_calls_under_way(tmp_path):
@@ -105,7 +109,7 @@ def test_files_that_are_not_a_cache_are_refused_and_left_alone(tmp_path):
         RetrieverCache(other)
     damaged = tmp_path / "damaged.sqlite"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
-    with pytest.raises(FormatError, match="damaged.sqlite: not a readable SQLite database"):
+    with pytest.raises(FormatError, match=r"damaged\.sqlite: not a readable SQLite database"):
         RetrieverCache(damaged)
     newer = tmp_path / "newer.sqlite"
     RetrieverCache(newer).close()
@@ -159,11 +163,10 @@ def test_two_processes_write_one_file(tmp_path):
     assert all(0 <= n <= 400 for n in called)
     with RetrieverCache(path) as cache:
         assert len(cache) == 400
-        fp = None
-        for (fp,) in cache._db.execute("SELECT DISTINCT fingerprint FROM results"):
-            pass
+        [(fp,)] = cache._db.execute("SELECT DISTINCT fingerprint FROM results").fetchall()
         found = cache.get_many(fp, 5, [f"text {i}" for i in range(400)])
     assert all(found[f"text {i}"].ids == [f"d{i}", f"d{i + 1}"] for i in range(400))
     calls = Counting()
     run = run_retriever(calls, {f"q{i}": f"text {i}" for i in range(400)}, k=5, cache=path)
-    assert calls.calls == [] and run.provenance["cached"] == 400
+    assert calls.calls == []
+    assert run.provenance["cached"] == 400

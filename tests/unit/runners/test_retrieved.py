@@ -67,7 +67,8 @@ def test_langchain_documents_by_id_meta_and_content_and_with_scores():
 def test_haystack_and_llamaindex_documents():
     hay = [HaystackDocument("h1", "x", {"file": "f.txt"}, 0.7), HaystackDocument("h2", "y")]
     found = ranked_ids(hay, query_id="q")
-    assert found.ids == ["h1", "h2"] and found.scores is None  # h2 has no score
+    assert found.ids == ["h1", "h2"]
+    assert found.scores is None
     nodes = [NodeWithScore(TextNode("n1", "alpha", {"source": "s1"}), 0.8),
              NodeWithScore(TextNode("n2", "beta", {"source": "s2"}), 0.3)]
     found = ranked_ids(nodes, query_id="q")
@@ -98,7 +99,8 @@ def test_repeated_ids_error_or_first_and_the_cut_to_k():
     with pytest.raises(InputValueError, match=r"rank 3: 'a' again \(first at rank 1\)"):
         ranked_ids(chunks, query_id="q1", key="meta.source")
     found = ranked_ids(chunks, query_id="q1", key="meta.source", duplicates="first")
-    assert found.ids == ["a", "b", "c"] and found.scores == [1.0, 0.9, 0.7]
+    assert found.ids == ["a", "b", "c"]
+    assert found.scores == [1.0, 0.9, 0.7]
     assert ranked_ids(chunks, query_id="q1", k=2).ids == ["c0", "c1"]
     assert ranked_ids(chunks, query_id="q1", k=2).returned == 5
 
@@ -122,8 +124,10 @@ def test_run_from_documents_has_read_runs_dtypes_and_evaluates():
     run = run_from_documents(results)
     assert list(run.columns) == ["query_id", "doc_id", "rank", "score"]
     expected = pd.Series([], dtype=str).dtype
-    assert run["query_id"].dtype == expected and run["doc_id"].dtype == expected
-    assert run["rank"].dtype == "int64" and run["score"].dtype == "float64"
+    assert run["query_id"].dtype == expected
+    assert run["doc_id"].dtype == expected
+    assert run["rank"].dtype == "int64"
+    assert run["score"].dtype == "float64"
     assert run["rank"].tolist() == [1, 2, 1]
     result = ragmetrics.evaluate(run, {"q1": {"d1"}, "q2": {"d3"}}, ["mrr"])
     assert float(result.summary["mrr"]) == pytest.approx(0.75)
@@ -136,7 +140,8 @@ def test_rising_scores_are_refused_unless_dropped():
     with pytest.raises(InputValueError, match=r"query 'q1': the score rises .*rank 2: 0.9"):
         run_from_documents(results)
     run = run_from_documents(results, scores="drop")
-    assert "score" not in run.columns and run["doc_id"].tolist() == ["d1", "d2"]
+    assert "score" not in run.columns
+    assert run["doc_id"].tolist() == ["d1", "d2"]
 
 
 def test_doc_level_collapse_keeps_the_best_rank():

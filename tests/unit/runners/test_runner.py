@@ -54,7 +54,7 @@ def test_retriever_objects_are_called_by_their_method(method):
 def test_invoke_comes_before_retrieve_and_search():
     both = type("Both", (), {"invoke": lambda self, t: ["i"], "search": lambda self, t: ["s"]})
     assert set(run_retriever(both(), {"q": "x"})["doc_id"]) == {"i"}
-    with pytest.raises(InputTypeError, match="must be a callable .* got int"):
+    with pytest.raises(InputTypeError, match=r"must be a callable .* got int"):
         run_retriever(42, {"q": "x"})
 
 
@@ -66,8 +66,10 @@ def test_the_run_keeps_query_order_dtypes_and_provenance():
     assert run["rank"].dtype == "int64"
     p = run.provenance
     assert (p["name"], p["k"], p["queries"], p["called"], p["cached"]) == ("bm25", 10, 2, 2, 0)
-    assert p["retriever"] == "callable lookup" and p["ragmetrics_version"] == ragmetrics.__version__
-    assert len(p["config_hash"]) == 12 and p["started_at"].endswith("+00:00")
+    assert p["retriever"] == "callable lookup"
+    assert p["ragmetrics_version"] == ragmetrics.__version__
+    assert len(p["config_hash"]) == 12
+    assert p["started_at"].endswith("+00:00")
     assert run.latency.index.tolist() == ["q3", "7"]
     assert run.latency["n_results"].tolist() == [3, 2]
 
@@ -83,7 +85,8 @@ def test_the_bound_on_concurrent_calls_is_kept():
 
     queries = {f"q{i}": f"t{i}" for i in range(40)}
     run = run_retriever(slow, queries, concurrency=3)
-    assert peak.calls == 40 and peak.most == 3
+    assert peak.calls == 40
+    assert peak.most == 3
     assert run["doc_id"].tolist() == [f"t{i}" for i in range(40)]
 
 
@@ -99,7 +102,8 @@ def test_async_retrievers_with_a_semaphore():
     run = run_retriever(dense, QUERIES, concurrency=2)
     assert run["doc_id"].tolist() == ["d1", "d2", "d3", "d4", "d5", "d6"]
     assert run["score"].tolist() == [1.0, 0.5, 1.0, 1.0, 0.5, 1 / 3]
-    assert peak.most == 2 and run.provenance["retriever"].startswith("async callable")
+    assert peak.most == 2
+    assert run.provenance["retriever"].startswith("async callable")
 
     class Store:  # an object whose method is async
         async def search(self, text):
@@ -132,7 +136,8 @@ def test_retries_back_off_exponentially_on_the_listed_exceptions():
 
     run = run_retriever(flaky, QUERIES, retry_on=(TimeoutError,), retries=3, backoff=0.5,
                         sleep=waits.append)
-    assert waits == [0.5, 1.0, 2.0] and run.provenance["retried"] == 3
+    assert waits == [0.5, 1.0, 2.0]
+    assert run.provenance["retried"] == 3
     assert run["doc_id"].tolist() == ["d1", "d2", "d3", "d4", "d5", "d6"]
     failures["beta"] = 5
     with pytest.raises(RetrieverError, match=r"query 'q2': the retriever raised "
@@ -156,7 +161,8 @@ def test_async_retries_await_the_wait():
         return INDEX[text]
 
     run = run_retriever(flaky, QUERIES, retry_on=(ConnectionError,), retries=1, sleep=pause)
-    assert waits == [1.0] and len(run) == 6
+    assert waits == [1.0]
+    assert len(run) == 6
 
 
 def test_other_exceptions_stop_at_once_without_retrying():
@@ -178,8 +184,8 @@ def test_other_exceptions_stop_at_once_without_retrying():
 
 
 @pytest.mark.parametrize(("output", "error", "message"), [
-    (None, InputTypeError, r"query 'q2': the retriever must return a list of results, got "
-     r"NoneType"),
+    (None, InputTypeError, (r"query 'q2': the retriever must return a list of results, got "
+     r"NoneType")),
     (["d1", "d1"], InputValueError, r"query 'q2', rank 2: 'd1' again \(first at rank 1\)"),
     ([{"id": None}], InputValueError, r"query 'q2', rank 1 has no 'id'"),
     ("d1", InputTypeError, r"query 'q2': the retriever must return a list"),
@@ -215,7 +221,8 @@ def test_evaluate_and_compare_take_the_run_as_it_is():
     result = ragmetrics.compare({"a": first, "b": second}, qrels, ["mrr"], n_resamples=50)
     assert result.summary.loc[("mrr", "b"), "mean"] == pytest.approx(2 / 3)
     kept = pickle.loads(pickle.dumps(first[first["rank"] <= 1]))
-    assert kept.provenance == first.provenance and kept.latency.equals(first.latency)
+    assert kept.provenance == first.provenance
+    assert kept.latency.equals(first.latency)
 
 
 @pytest.mark.slow
