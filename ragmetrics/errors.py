@@ -37,6 +37,7 @@ __all__ = [
     "NoRelevantRetrievedWarning",
     "RagmetricsWarning",
     "RankOrderWarning",
+    "RetrieverError",
 ]
 
 # Longer offending lines are cut in a FormatError's message (its .text keeps all).
@@ -53,6 +54,31 @@ class InputValueError(InputError, ValueError):
 
 class InputTypeError(InputError, TypeError):
     """A value of the wrong type, e.g. ``k="5"``, or ids ``"42"`` against ``42``."""
+
+
+class RetrieverError(InputError):
+    """The caller's retriever raised for a query (:func:`ragmetrics.runners.run_retriever`).
+
+    The message names the query id; the retriever's own exception is chained (its
+    ``__cause__``), and ``query_id`` holds the id.
+
+    Examples
+    --------
+    >>> error = RetrieverError("query 'q7': TimeoutError: no answer", query_id="q7")
+    >>> error.query_id, isinstance(error, InputError)
+    ('q7', True)
+    """
+
+    def __init__(self, message: str, *, query_id=None) -> None:
+        self.query_id = query_id
+        super().__init__(message)
+
+    def __reduce__(self):
+        return _rebuild_retriever_error, (str(self), self.query_id)
+
+
+def _rebuild_retriever_error(message, query_id) -> RetrieverError:
+    return RetrieverError(message, query_id=query_id)
 
 
 class FormatError(InputValueError):

@@ -24,16 +24,19 @@ class Progress:
     """
 
     def __init__(self, label: str, total: float | None, *, unit: str = "it",
-                 enabled: bool | None = None, scale: bool = False) -> None:
+                 enabled: bool | None = None, scale: bool = False,
+                 mininterval: float = 0) -> None:
         if enabled is None:
             enabled = sys.stderr.isatty()
         self._bar = None
         if enabled:
             from tqdm.auto import tqdm  # a widget in a notebook, text elsewhere
 
-            # Few updates (a part, a pass of resamples): draw each one.
+            # Few updates (a part, a pass of resamples): draw each one (mininterval=0);
+            # many (a retriever's queries): a redraw at most every `mininterval` seconds.
             self._bar = tqdm(total=total, desc=label, unit=unit, unit_scale=scale,
-                             leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0)
+                             leave=False, file=sys.stderr, dynamic_ncols=True,
+                             mininterval=mininterval)
 
     def update(self, n: float = 1) -> None:
         if self._bar is not None:

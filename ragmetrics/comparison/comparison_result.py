@@ -87,6 +87,12 @@ class Comparison:
         rules, in words (rows of the report's convention card); None otherwise.
     preset : str or None
         The preset named (:data:`ragmetrics.presets.PRESETS`), shown on the card.
+    retrievers : dict of str to dict or None
+        For runs made by :func:`ragmetrics.runners.run_retriever`: each such system's
+        latency per query (``mean``, ``p50``, ``p90``, ``p99`` seconds; ``timed`` and
+        ``cached`` queries), ``k`` and ``config_hash``
+        (:func:`~ragmetrics.comparison.systems.retriever_summaries`); the reports show
+        them in a table of their own, beside the metrics. None when no run carries them.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -113,6 +119,7 @@ class Comparison:
     qrels: object = field(default=None, repr=False)
     spans: dict | None = None
     preset: str | None = None
+    retrievers: dict | None = None
 
     @property
     def n_queries(self) -> int:

@@ -40,7 +40,7 @@ from .caveats import comparison_warnings
 from .comparison_result import Comparison
 from .options import comparison_options
 from .paired_tests import difference_level, tests_frame
-from .systems import aligned_per_query, evaluate_all
+from .systems import aligned_per_query, evaluate_all, retriever_summaries
 
 __all__ = ["compare"]
 
@@ -218,4 +218,5 @@ def compare(
         qrels=qrels if spans is None else None,
         spans=None if spans is None else spans.card(),
         preset=preset,
+        retrievers=retriever_summaries(options.systems),  # latency: beside, not in, the metrics
     )

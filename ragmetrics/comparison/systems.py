@@ -37,7 +37,7 @@ from ..spans.names import parse_metric_names
 from ..stats.arguments import check_positive_int
 from .options import check_systems, chosen_metrics
 
-__all__ = ["aligned_per_query", "evaluate_all", "evaluate_systems"]
+__all__ = ["aligned_per_query", "evaluate_all", "evaluate_systems", "retriever_summaries"]
 
 
 def evaluate_systems(
@@ -142,6 +142,35 @@ def aligned_per_query(evaluations: dict[str, Evaluation]) -> dict[str, pd.DataFr
         if len(extra):  # only under missing_from_run="skip"; keep the index's dtype
             index = pd.Index([*index, *extra], dtype=index.dtype, name=index.name)
     return {name: ev.per_query.reindex(index) for name, ev in evaluations.items()}
+
+
+def retriever_summaries(systems: Mapping) -> dict | None:
+    """How each system's retriever ran, for runs that carry it; None when none does.
+
+    A run made by :func:`ragmetrics.runners.run_retriever` carries its latency and
+    provenance (read by duck typing: a ``latency_summary`` method and a ``provenance``
+    mapping); a report shows them beside the metrics, never in them.
+
+    Returns
+    -------
+    dict of str to dict or None
+        ``{system: {mean, p50, p90, p99 (seconds per query), timed, cached, k,
+        config_hash}}``, for the systems whose run carries them.
+
+    Examples
+    --------
+    >>> retriever_summaries({"bm25": {"q1": ["d1"]}}) is None
+    True
+    """
+    found = {}
+    for name, run in systems.items():
+        summarize = getattr(type(run), "latency_summary", None)  # a column cannot pass
+        provenance = getattr(run, "provenance", None) if callable(summarize) else None
+        if not isinstance(provenance, Mapping) or getattr(run, "latency", None) is None:
+            continue
+        found[name] = {**summarize(run), "k": provenance.get("k"),
+                       "config_hash": provenance.get("config_hash")}
+    return found or None
 
 
 def _evaluate_item(judgments, metrics, policies, item) -> tuple[Evaluation, list[str]]:

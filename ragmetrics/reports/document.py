@@ -21,7 +21,13 @@ from ..conventions import shown
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
-from .text_tables import TextTable, differences_table, frame_table, summary_table
+from .text_tables import (
+    TextTable,
+    differences_table,
+    frame_table,
+    retrievers_table,
+    summary_table,
+)
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
@@ -128,6 +134,11 @@ class ReportDocument:
     rankings : tuple of Section
         The rankings, side by side, of the queries that differ most
         (:func:`~ragmetrics.reports.drilldown.ranking_sections`).
+    retrievers : Section or None
+        How each retriever ran (latency per query, cached queries, ``k``, config hash:
+        :func:`~ragmetrics.reports.text_tables.retrievers_table`), for runs made by
+        :func:`ragmetrics.runners.run_retriever`; None otherwise. A table of its own,
+        after the metrics.
     """
 
     title: str
@@ -141,6 +152,7 @@ class ReportDocument:
     comparison: Comparison = field(repr=False)
     power: Section | None = None
     rankings: tuple[Section, ...] = ()
+    retrievers: Section | None = None
 
     #: The words every renderer puts around the parts: the document's, not the formats'.
     warnings_heading: ClassVar[str] = WARNINGS_HEADING
@@ -202,7 +214,18 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
         rankings=tuple(Section(heading=heading, table=table, caption=caption)
                        for heading, caption, table in ranking_sections(c, _headline_metric(c)))
         if complete else (),
+        retrievers=_retrievers(c),
     )
+
+
+def _retrievers(c: Comparison) -> Section | None:
+    table = retrievers_table(c)
+    if table is None:
+        return None
+    return Section(heading=("Retrievers",), table=frame_table(table),
+                   caption=("Seconds per query as milliseconds (mean, median, 90th and 99th "
+                            "percentile) over the queries called in the run; queries served "
+                            "from the cache are counted, not timed."))
 
 
 def _power(c: Comparison) -> Section | None:

@@ -66,7 +66,9 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
                                for w in document.warnings)
                      + "</ul></div>")
     drawn = document.comparison if figures else None
-    for section in (document.means, *document.against_baseline, *document.drilldowns):
+    retrievers = () if document.retrievers is None else (document.retrievers,)
+    for section in (document.means, *document.against_baseline, *retrievers,
+                    *document.drilldowns):
         parts += _section(section, drawn)
     if document.power is not None:
         parts += _section(document.power, drawn)

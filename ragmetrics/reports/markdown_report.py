@@ -42,7 +42,11 @@ def render_markdown(document: ReportDocument) -> str:
         parts += [f"- **Warning:** {markdown_text(w)}" for w in document.warnings]
         parts.append("")
     parts += _section(document.means)
-    for section in (*document.against_baseline, *document.drilldowns):
+    for section in document.against_baseline:
+        parts += _section(section)
+    if document.retrievers is not None:
+        parts += _section(document.retrievers)
+    for section in document.drilldowns:
         parts += _section(section)
     if document.power is not None:
         parts += _section(document.power)

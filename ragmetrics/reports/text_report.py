@@ -41,6 +41,9 @@ def render_text(document: ReportDocument) -> str:
     lines = [document.overview, "", _fixed_width(document.means.table)]
     for section in document.against_baseline:
         lines += ["", "".join(section.heading), _fixed_width(section.table)]
+    if document.retrievers is not None:
+        lines += ["", "Retrievers (latency per query)",
+                  _fixed_width(document.retrievers.table)]
     if document.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in document.warnings]
     lines += ["", f"Conventions: {document.conventions}"]

@@ -27,7 +27,7 @@ from .formatting import (
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
 
-__all__ = ["TextTable", "differences_table", "frame_table", "summary_table"]
+__all__ = ["TextTable", "differences_table", "frame_table", "retrievers_table", "summary_table"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,44 @@ def summary_table(comparison: Comparison) -> pd.DataFrame:
                                      strict=True)]
     table = pd.Series(cells, index=s.index).unstack("system")
     return table.loc[list(comparison.metrics), list(comparison.systems)]
+
+
+def retrievers_table(comparison: Comparison) -> pd.DataFrame | None:
+    """How each retriever ran, as text: latency per query in milliseconds (mean, p50,
+    p90, p99, over the queries called), the queries cached, ``k`` and the config hash.
+
+    One row per system whose run carries them (``comparison.retrievers``, from
+    :func:`ragmetrics.runners.run_retriever`); None when no run does. Beside the metrics,
+    never among them.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> from ragmetrics.runners import run_retriever
+    >>> run = run_retriever(lambda text: ["a"], {"q1": "x"}, config={"model": "m"})
+    >>> run.latency["seconds"] = [0.0125]  # one call of 12.5 ms, for the example
+    >>> table = retrievers_table(compare({"dense": run}, {"q1": {"a"}}, ["mrr"],
+    ...                                  n_resamples=50))
+    >>> table.loc["dense", ["mean", "p99", "cached", "k"]].tolist()
+    ['12.5 ms', '12.5 ms', '0', '100']
+    """
+    found = comparison.retrievers
+    if not found:
+        return None
+    rows = {
+        system: {**{q: _milliseconds(r[q]) for q in ("mean", "p50", "p90", "p99")},
+                 "timed": str(r["timed"]), "cached": str(r["cached"]),
+                 "k": "n/a" if r["k"] is None else str(r["k"]),
+                 "config hash": r["config_hash"] or "n/a"}
+        for system, r in found.items()
+    }
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "system"
+    return table
+
+
+def _milliseconds(seconds: float) -> str:
+    return "n/a" if not np.isfinite(seconds) else f"{seconds * 1000:.1f} ms"
 
 
 def _difference_label(comparison: Comparison) -> str:

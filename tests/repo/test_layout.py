@@ -170,6 +170,21 @@ def test_the_reports_never_import_the_comparison_they_present():
         assert not {d for d in GRAPH[module] if d in _in("ragmetrics.reports")}, module
 
 
+def test_the_runners_stand_below_the_evaluation():
+    # ragmetrics.runners calls retrievers and builds runs: it reads and checks input (io,
+    # errors, validation, progress) and imports none of the evaluation, the comparison or
+    # the reports (lazy imports too); the comparison reads a run's latency by duck typing,
+    # so it never imports the runners either.
+    runners = _in("ragmetrics.runners")
+    assert len(runners) >= 5
+    above = {*_in("ragmetrics.evaluation"), *_in("ragmetrics.comparison"),
+             *_in("ragmetrics.reports"), *_in("ragmetrics.spans")}
+    for module in runners:
+        assert not {d for d in LAZY_GRAPH[module] if d in above}, module
+    for module in [*_in("ragmetrics.comparison"), *_in("ragmetrics.reports")]:
+        assert not {d for d in LAZY_GRAPH[module] if d in runners}, module
+
+
 def test_importing_the_statistics_and_the_comparison_loads_no_renderer():
     code = ("import json, sys, ragmetrics.stats, ragmetrics.comparison; print(json.dumps("
             "[m for m in sys.modules if m.startswith(('ragmetrics.reports', 'matplotlib'))]))")
