@@ -581,8 +581,9 @@ def read_llamaindex(path, *, split: str | None = None, documents: bool = True) -
     try:
         data = json.loads(text, object_pairs_hook=_no_repeated_keys)
     except json.JSONDecodeError as error:
-        raise source.error(f"not valid JSON ({error.msg}, column {error.colno})",
-                           error.lineno) from None
+        line = min(error.lineno, len(source.lines()))  # the end of a file cut short
+        raise source.error(f"not valid JSON ({error.msg}, line {error.lineno} column "
+                           f"{error.colno})", line) from None
     except ValueError as error:  # a key twice
         raise FormatError(f"not an EmbeddingQAFinetuneDataset: {error}", path=shown) from None
     if not isinstance(data, dict) or not all(k in data for k in _LLAMAINDEX_KEYS):
