@@ -10,6 +10,7 @@ from .comparison import Comparison, compare
 from .conventions import Conventions
 from .errors import (
     CoverageWarning,
+    DatasetCoverageWarning,
     EmptyRelevantWarning,
     FormatError,
     InputError,
@@ -20,7 +21,16 @@ from .errors import (
     RankOrderWarning,
 )
 from .evaluation import Evaluation, MetricCurves, evaluate, metric_curves, metrics_over_k
-from .io import read_golden, read_qrels, read_results, read_run, read_trec_qrels, read_trec_run
+from .io import (
+    Dataset,
+    read_dataset,
+    read_golden,
+    read_qrels,
+    read_results,
+    read_run,
+    read_trec_qrels,
+    read_trec_run,
+)
 from .metrics import (
     average_precision,
     dcg_at_k,
@@ -66,13 +76,13 @@ __all__ = [  # noqa: RUF022 (grouped by layer)
     "mrr", "ndcg_at_k", "parse_metric", "precision_at_k", "r_precision", "recall_at_k",
     "reciprocal_rank",
     # the conventions, the errors and warnings
-    "Conventions", "CoverageWarning", "EmptyRelevantWarning", "FormatError", "InputError",
-    "InputTypeError", "InputValueError", "NoRelevantRetrievedWarning", "RagmetricsWarning",
-    "RankOrderWarning",
+    "Conventions", "CoverageWarning", "DatasetCoverageWarning", "EmptyRelevantWarning",
+    "FormatError", "InputError", "InputTypeError", "InputValueError",
+    "NoRelevantRetrievedWarning", "RagmetricsWarning", "RankOrderWarning",
     # files in, many queries at once, the curves over k (io, evaluation)
     "read_golden", "read_qrels", "read_results", "read_run", "read_trec_qrels",
-    "read_trec_run", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
-    "metrics_over_k",
+    "read_trec_run", "read_dataset", "Dataset", "Evaluation", "MetricCurves", "evaluate",
+    "metric_curves", "metrics_over_k",
     # systems compared, statistics on arrays, reports, teaching
     "Comparison", "compare", "benjamini_hochberg", "bootstrap_ci", "holm",
     "paired_bootstrap", "paired_effect_size", "paired_t_test", "randomization_test",

@@ -28,6 +28,7 @@ __all__ = [
     "RUN_WARNINGS",
     "BudgetWarning",
     "CoverageWarning",
+    "DatasetCoverageWarning",
     "EmptyRelevantWarning",
     "FormatError",
     "InputError",
@@ -149,6 +150,11 @@ class RagmetricsWarning(UserWarning):
 
 class CoverageWarning(RagmetricsWarning):
     """The run and the judgments do not cover the same queries."""
+
+
+class DatasetCoverageWarning(RagmetricsWarning):
+    """A data set's judgments name queries its questions file lacks, or docs its corpus
+    lacks (:func:`ragmetrics.io.read_dataset`; the counts are in ``Dataset.coverage``)."""
 
 
 class EmptyRelevantWarning(RagmetricsWarning):

@@ -11,11 +11,14 @@ from __future__ import annotations
 import argparse
 import os
 import stat
+import sys
+import warnings
 from pathlib import Path
 
-from ..errors import InputError
-from ..io import read_qrels, read_run
+from ..errors import DatasetCoverageWarning, InputError
+from ..io import dataset_layout_of, read_dataset, read_qrels, read_run
 from ..io.source import ReadOnce, is_stream, read_once, read_stdin
+from ..safe_text import terminal_text
 from ..validation import MAX_COUNT, decimal_number, whole_number
 
 __all__ = ["STDIN", "Parser", "UsageError", "check_output_names", "count", "existing_file",
@@ -146,9 +149,38 @@ def existing_file(path_text, label: str):
     return path
 
 
-def load_qrels(path_text: str, label: str = "GOLDEN"):
-    """The judgments of a file, in whatever format it is (:func:`ragmetrics.io.read_qrels`)."""
-    return read_qrels(existing_file(path_text, label))
+def load_qrels(path_text, label: str = "GOLDEN", *, dataset_format: str | None = None,
+               split: str | None = None):
+    """The judgments of a file, in whatever format it is (:func:`ragmetrics.io.read_qrels`),
+    or of a data set (:func:`ragmetrics.io.read_dataset`): a folder (BEIR, MTEB), a data
+    set file (LlamaIndex's JSON), or any path when ``dataset_format`` is given. ``split``
+    (default ``test``) is the data set's; a plain qrels file has none, and refuses one."""
+    if isinstance(path_text, ReadOnce):
+        layout = None
+    else:
+        layout = dataset_format or dataset_layout_of(path_text)
+        if layout is None and Path(path_text).is_dir():
+            read_dataset(path_text)  # the error that says what the folder holds
+        if dataset_format is None and layout == "beir" and Path(path_text).is_file():
+            layout = None  # BEIR's qrels TSV alone: a qrels file, which read_qrels reads
+    if layout is None:
+        if split is not None:
+            raise UsageError(f"--split {split} is for data sets (a BEIR or MTEB folder, a "
+                             f"LlamaIndex file); {label} {path_text} is a qrels file")
+        return read_qrels(existing_file(path_text, label))
+    if not Path(path_text).exists():
+        raise UsageError(f"{label} file or folder not found: {path_text}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DatasetCoverageWarning)
+        dataset = read_dataset(path_text, format=layout, split=split or "test",
+                               documents=False)
+    for warning in caught:  # one line each, as the command's other notes
+        if issubclass(warning.category, DatasetCoverageWarning):
+            print(terminal_text(f"ragmetrics: warning: {warning.message}"), file=sys.stderr)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+    return dataset.qrels
 
 
 def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "error",

@@ -32,6 +32,13 @@ offsets against each document's length. Evidence, documents and chunkings are re
 :mod:`ragmetrics.io` as runs are (:mod:`ragmetrics.spans.readers`); a bad value is
 reported with its file and line.
 
+**Data sets as GOLDEN.** GOLDEN may be a data set wherever it may be a qrels file: a
+BEIR folder (``queries.jsonl``, ``corpus.jsonl``, ``qrels/<split>.tsv``), an MTEB data
+set saved locally (``corpus/``, ``queries/``, ``qrels/``) or a LlamaIndex
+``EmbeddingQAFinetuneDataset`` JSON file, told by its layout
+(:func:`ragmetrics.io.read_dataset`; its judgments only, the corpus is not read).
+``--dataset-format`` forces a layout, ``--split`` picks the split (default ``test``).
+
 **File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
 name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not.
 GOLDEN or a RUN named ``-`` is read from standard input; ``/dev/stdin``, named pipes and
@@ -68,6 +75,8 @@ from ..conventions import CONVENTIONS, Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..evaluation.in_parallel import available_cores, can_start_workers
+from ..io import DATASET_FORMATS, dataset_layout_of
+from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.registry import metric_info
 from ..presets import PRESETS, preset_conventions
@@ -82,6 +91,7 @@ from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats import CORRECTIONS
 from ..validation import MAX_COUNT, whole_number
 from .common import (
+    STDIN,
     UsageError,
     check_output_names,
     count,
@@ -117,9 +127,15 @@ def add_parser(subcommands) -> None:
     )
     # Both optional to argparse: with --evidence there is no GOLDEN (run() checks).
     cmd.add_argument("golden", metavar="GOLDEN", nargs="?",
-                     help="the judgments: golden set or TREC qrels (none with --evidence)")
+                     help="the judgments: golden set or TREC qrels, or a data set (a BEIR or "
+                     "MTEB folder, a LlamaIndex JSON file) (none with --evidence)")
     cmd.add_argument("runs", metavar="RUN", nargs="*", help="one or more runs (results)")
     cmd.stray_positionals = "runs"
+    cmd.add_argument("--dataset-format", choices=DATASET_FORMATS, default=None,
+                     help="read GOLDEN as a data set of this layout (default: told from "
+                     "the path: a BEIR or MTEB folder, a LlamaIndex JSON file)")
+    cmd.add_argument("--split", metavar="NAME", default=None,
+                     help="the data set's split whose judgments are read (default: test)")
     cmd.add_argument(
         "--metrics",
         metavar="LIST",
@@ -363,9 +379,17 @@ def run(args) -> int:
     show_progress = sys.stderr.isatty() and not args.quiet
     return_freed_memory_at_once()  # before any file is read: bounded memory in parts
     # Standard input (-) and pipes are read now, once; files are read when scored.
-    files = input_files(([] if spans else [("GOLDEN", args.golden)])
+    # A data set (a folder, a data set file) is read by its layout, not as one file.
+    as_dataset = not spans and (args.dataset_format is not None
+                                or (not is_stream(args.golden) and args.golden != STDIN
+                                    and (Path(args.golden).is_dir()
+                                         or dataset_layout_of(args.golden) is not None)))
+    if spans and (args.dataset_format is not None or args.split is not None):
+        raise UsageError("--dataset-format and --split name a data set's judgments (GOLDEN); "
+                         "with --evidence there is none")
+    files = input_files(([] if spans or as_dataset else [("GOLDEN", args.golden)])
                         + [("RUN", path) for path in run_paths])
-    golden = None if spans else files.pop(0)
+    golden = None if spans else args.golden if as_dataset else files.pop(0)
     run_files = files
     if spans:
         documents = (None if args.documents is None
@@ -381,7 +405,8 @@ def run(args) -> int:
                                duplicates=args.duplicates)
                 for name, path in zip(names, run_files, strict=True)}
     else:
-        judgments, chunks = load_qrels(golden), None
+        judgments, chunks = load_qrels(golden, dataset_format=args.dataset_format,
+                                       split=args.split), None
         try:
             check_judgments(judgments, metrics, **conventions, preset=args.preset)
         except InputError as error:

@@ -7,7 +7,10 @@ Two readers take any format (told by ``format=``, the file name or the content):
 - :func:`read_qrels` returns **qrels**: one row per judged doc, columns ``query_id``,
   ``doc_id`` and ``relevance``.
 
-Both shapes go straight into :func:`ragmetrics.evaluate`. Behind them, one reader per
+Both shapes go straight into :func:`ragmetrics.evaluate`. :func:`read_dataset` reads a
+whole retrieval data set (questions, judgments, documents) in the layouts teams bring:
+BEIR folders, MTEB data sets saved locally, LlamaIndex's JSON
+(:mod:`ragmetrics.io.dataset_layouts`), into a :class:`Dataset`. Behind them, one reader per
 kind of file: :func:`read_trec_run` and :func:`read_trec_qrels` (TREC),
 :func:`read_results` and :func:`read_golden` (CSV, TSV, JSONL, Parquet; long or wide).
 
@@ -42,13 +45,19 @@ a second (``make bench``, "file to frame"; ``benchmarks/README.md``, "One parser
 """
 
 from ..errors import FormatError
+from .dataset_layouts import DATASET_FORMATS, dataset_layout_of, read_dataset
+from .dataset_model import Dataset
 from .formats import FORMATS, read_qrels, read_run, sniff_format
 from .frames import read_golden, read_results
 from .trec import read_trec_qrels, read_trec_run
 
 __all__ = [
+    "DATASET_FORMATS",
     "FORMATS",
+    "Dataset",
     "FormatError",
+    "dataset_layout_of",
+    "read_dataset",
     "read_golden",
     "read_qrels",
     "read_results",

@@ -11,7 +11,9 @@ for both, and so are the messages:
   stay the strings they are;
 - an **integer** (a rank, a grade) is a 64-bit integer; in a typed file a number with
   no fraction (``2`` or ``2.0``, never ``0.5``), not a number written as a string;
-- a **number** (a score) is finite; in a typed file a number, not a string.
+- a **number** (a score) is finite; in a typed file a number, not a string;
+- a **text** (a document's, a question's) is a string, empty or not; in a typed file,
+  not a number, a list or null (:func:`check_texts`).
 
 A column's values are an Arrow array (every text column: TREC, CSV and TSV files are
 split by Arrow, or by Python's ``csv`` into Arrow strings; JSONL and Parquet read by
@@ -66,6 +68,7 @@ __all__ = [
     "check_ids",
     "check_integers",
     "check_numbers",
+    "check_texts",
     "check_together",
     "earliest",
     "flatten_id_lists",
@@ -306,6 +309,55 @@ def _first_row(*masks) -> int | None:
 def _min_row(*rows: int | None) -> int | None:
     found = [row for row in rows if row is not None]
     return min(found) if found else None
+
+
+# -- texts ----------------------------------------------------------------------------
+
+
+def text_problem(value, where: str, *, missing_ok: bool = False) -> str | None:
+    """What is wrong with ``value`` as a text (a string, empty or not), or None;
+    ``missing_ok``: a null or a key left out is no text, not an error."""
+    if missing_ok and (value is MISSING or value is None):
+        return None
+    if value is MISSING:
+        return f"this line has no key {where!r}, which other lines have"
+    if not isinstance(value, str):
+        return f"{where} must be a string, got {_shown(value)}"
+    if _SURROGATE.search(value):  # from a JSON escape such as "\ud800"
+        return (f"{where} is not text: it holds a lone surrogate (a \\uD800-\\uDFFF escape "
+                "without its pair)")
+    return None
+
+
+def check_texts(column: Column, *, missing_ok: bool = False) -> pd.Series | Bad:
+    """The texts of a column as a ``str`` Series, or the first value that is not a
+    string (:func:`text_problem`). ``missing_ok``: nulls and keys left out are kept as
+    missing values (a title that some records lack).
+
+    Examples
+    --------
+    >>> check_texts(Column("text", pd.Series(["a", "", 7], dtype=object), True))
+    Bad(row=2, reason='text must be a string, got 7')
+    """
+    array = arrow_array(column.values)
+    if array is not None:
+        array = _plain(array)
+        if _is_text(array.type):
+            row = None if missing_ok else first_true(pc.is_null(array))
+            if row is None:
+                return text_series(array)
+            return Bad(row, text_problem(None, column.name))
+        if missing_ok and pa.types.is_null(array.type):
+            return text_series(pa.nulls(len(array), pa.large_string()))
+        if not len(array):
+            return text_series(pa.array([], pa.large_string()))
+        return Bad(0, text_problem(array[0].as_py(), column.name))
+    values = column.values
+    bad = _first((i, text_problem(v, column.name, missing_ok=missing_ok))
+                 for i, v in enumerate(values))
+    if bad is not None:
+        return bad
+    return pd.Series([None if v is MISSING else v for v in values], dtype=str)
 
 
 # -- numbers --------------------------------------------------------------------------

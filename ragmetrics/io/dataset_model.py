@@ -46,6 +46,13 @@ class Dataset:
         When judgments or results were given as texts and matched to ids, the report of
         the matching: how many texts matched, matched nothing or matched more than one
         place, with examples. None when every judgment came with ids.
+    coverage : dict or None
+        How the questions and the judgments met, as counts (:func:`ragmetrics.io.read_dataset`
+        keeps, as BEIR and MTEB do, only the questions that have judgments):
+        ``queries_without_judgments`` (questions left out), ``judged_queries_without_text``
+        (judged queries the questions file lacks: their judgments are kept) and
+        ``judged_docs_not_in_corpus`` (judgment rows naming a doc the documents lack;
+        None when no documents were read). None for a data set made in memory.
 
     Examples
     --------
@@ -64,6 +71,7 @@ class Dataset:
     path: str = ""
     split: str | None = None
     text_matches: Any = field(default=None, repr=False)
+    coverage: dict[str, int | None] | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         documents = "no documents" if self.documents is None else (

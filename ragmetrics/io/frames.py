@@ -29,7 +29,8 @@ from .hashing import text_hashes
 from .source import read_once
 from .tables import Table, read_table
 
-__all__ = ["RUN_DUPLICATES", "read_golden", "read_results", "refuse_repeated_pairs"]
+__all__ = ["BEIR_QRELS_COLUMNS", "RUN_DUPLICATES", "read_golden", "read_results",
+           "refuse_repeated_pairs", "with_beir_names"]
 
 
 def _form(table: Table, what: str, long_column: str, wide_column: str) -> str:
@@ -169,7 +170,10 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     Two layouts are accepted, and the columns decide which, never the values:
 
     - **long**, one row per relevant doc: columns ``query_id``, ``doc_id`` and optionally
-      ``relevance`` (an integer grade; 1 for every row when the column is absent);
+      ``relevance`` (an integer grade; 1 for every row when the column is absent). BEIR's
+      and MTEB's names are aliases of these: a file whose columns are ``query-id``,
+      ``corpus-id`` and ``score`` (the header of BEIR's ``qrels/test.tsv``) is read as
+      ``query_id``, ``doc_id`` and ``relevance`` (messages keep the file's names);
     - **wide**, one row per query: columns ``query_id`` and ``relevant_ids``, a list of
       ids each with grade 1. In JSONL the list is a JSON array (``["c1", "c2"]``), in
       Parquet a list column; in CSV it is a cell holding a JSON array (``"[""c1"",
@@ -233,14 +237,33 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     True
     """
     path = read_once(path)  # a pipe: read once, for the two parses below
-    table = read_table(path, format, numbers=("relevance",))
+    table = read_table(path, format, numbers=("relevance", "score"))
     try:
         return _golden(table)
     except InDoubt:  # the fast parse met a problem: the definition finds and words it
         return _golden(read_table(path, format, fast=False))
 
 
+#: BEIR's and MTEB's names of the qrels columns (``query-id  corpus-id  score``, the
+#: header of BEIR's ``qrels/<split>.tsv``), read as ``query_id``, ``doc_id`` and
+#: ``relevance`` when the file names both ``query-id`` and ``corpus-id``.
+BEIR_QRELS_COLUMNS = {"query-id": "query_id", "corpus-id": "doc_id", "score": "relevance"}
+
+
+def with_beir_names(table: Table) -> Table:
+    """``table`` with BEIR's qrels columns (:data:`BEIR_QRELS_COLUMNS`) under ragmetrics'
+    names, if it has them; a file naming a column both ways is refused."""
+    if not {"query-id", "corpus-id"} <= set(table.columns):
+        return table
+    for beir, ours in BEIR_QRELS_COLUMNS.items():
+        if beir in table.columns and ours in table.columns:
+            raise table.error(f"the golden set names column {ours!r} twice: as {ours!r} and "
+                              f"as {beir!r} (BEIR's name for it); keep one")
+    return table.renamed(BEIR_QRELS_COLUMNS)
+
+
 def _golden(table: Table) -> pd.DataFrame:
+    table = with_beir_names(table)
     form = _form(table, "the golden set", "doc_id", "relevant_ids")
     if form == "wide":
         _refuse_in_wide_form(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -85,12 +85,25 @@ class Table:
     unit: str = "line"
     source: Source | None = None
     rows: int = 0
+    #: The name a column has in the file, for a column read under another name (an
+    #: alias, :meth:`renamed`): messages say what the file says.
+    written: dict[str, str] | None = None
 
     def __len__(self) -> int:
         return self.rows if self.lines is None else len(self.lines)
 
     def column(self, name: str) -> Column:
-        return Column(name, self.values[name], self.typed)
+        shown = name if self.written is None else self.written.get(name, name)
+        return Column(shown, self.values[name], self.typed)
+
+    def renamed(self, names: dict[str, str]) -> Table:
+        """The same records, the columns ``names`` maps read under their new names (the
+        file's names stay in messages: :meth:`column`)."""
+        columns = [names.get(c, c) for c in self.columns]
+        values = {names.get(c, c): v for c, v in self.values.items()}
+        written = dict(self.written or {})
+        written.update({new: old for old, new in names.items() if old in self.values})
+        return replace(self, columns=columns, values=values, written=written)
 
     def line_of(self, row: int) -> int:
         if self.lines is None:
@@ -114,7 +127,8 @@ class Table:
             raise self.error(f"{what} has no column {column!r} ({self.found()})")
 
     def found(self) -> str:
-        return "columns found: " + (", ".join(map(repr, self.columns)) or "none")
+        shown = [c if self.written is None else self.written.get(c, c) for c in self.columns]
+        return "columns found: " + (", ".join(map(repr, shown)) or "none")
 
 
 def format_of(path, format: str | None) -> str:
