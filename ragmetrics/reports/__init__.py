@@ -39,7 +39,7 @@ from .markdown_report import render_markdown, to_markdown
 from .per_query import per_query_frame, write_per_query_csv
 from .report_file import REPORT_FORMATS, write_report
 from .text_report import render_text, to_text
-from .text_tables import TextTable, differences_table, summary_table
+from .text_tables import TextTable, differences_table, retrievers_table, summary_table
 
 __all__ = [
     "REPORT_FORMATS",
@@ -56,6 +56,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "render_text",
+    "retrievers_table",
     "summary_table",
     "to_html",
     "to_markdown",
