@@ -10,6 +10,9 @@ Two readers take any format (told by ``format=``, the file name or the content):
 Both shapes go straight into :func:`ragmetrics.evaluate`. Behind them, one reader per
 kind of file: :func:`read_trec_run` and :func:`read_trec_qrels` (TREC),
 :func:`read_results` and :func:`read_golden` (CSV, TSV, JSONL, Parquet; long or wide).
+Judgments and runs given as chunk **texts** instead of ids (RAGAS, TruLens, DeepEval)
+become ids by :func:`match_texts` (exact match after whitespace normalisation, every
+text that matches no document or several reported in :class:`TextMatches`).
 
 Three promises hold for every reader and every format:
 
@@ -44,11 +47,16 @@ a second (``make bench``, "file to frame"; ``benchmarks/README.md``, "One parser
 from ..errors import FormatError
 from .formats import FORMATS, read_qrels, read_run, sniff_format
 from .frames import read_golden, read_results
+from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
 __all__ = [
     "FORMATS",
     "FormatError",
+    "TextIndex",
+    "TextMatches",
+    "match_texts",
+    "normalize_whitespace",
     "read_golden",
     "read_qrels",
     "read_results",
@@ -56,4 +64,5 @@ __all__ = [
     "read_trec_qrels",
     "read_trec_run",
     "sniff_format",
+    "text_id",
 ]
