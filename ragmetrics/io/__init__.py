@@ -12,7 +12,10 @@ kind of file: :func:`read_trec_run` and :func:`read_trec_qrels` (TREC),
 :func:`read_results` and :func:`read_golden` (CSV, TSV, JSONL, Parquet; long or wide).
 Judgments and runs given as chunk **texts** instead of ids (RAGAS, TruLens, DeepEval)
 become ids by :func:`match_texts` (exact match after whitespace normalisation, every
-text that matches no document or several reported in :class:`TextMatches`).
+text that matches no document or several reported in :class:`TextMatches`);
+:func:`read_ragas_samples` reads RAGAS samples (JSONL, CSV, JSON) as a
+:class:`~ragmetrics.io.dataset_model.Dataset`, and ``read_run(path, format="ragas")``
+their run.
 
 Three promises hold for every reader and every format:
 
@@ -47,6 +50,7 @@ a second (``make bench``, "file to frame"; ``benchmarks/README.md``, "One parser
 from ..errors import FormatError
 from .formats import FORMATS, read_qrels, read_run, sniff_format
 from .frames import read_golden, read_results
+from .ragas_samples import read_ragas_samples
 from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
@@ -59,6 +63,7 @@ __all__ = [
     "normalize_whitespace",
     "read_golden",
     "read_qrels",
+    "read_ragas_samples",
     "read_results",
     "read_run",
     "read_trec_qrels",

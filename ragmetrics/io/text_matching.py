@@ -342,7 +342,7 @@ class TextIndex:
 
     def __init__(self, documents) -> None:
         ids, texts = _documents(documents)
-        self.ids = ids
+        self.ids, self.texts = ids, texts
         self._by_text: dict[str, list[str]] = {}
         for doc_id, text in zip(ids, texts, strict=True):
             self._by_text.setdefault(normalize_whitespace(text), []).append(doc_id)
@@ -476,8 +476,8 @@ def _texts(texts, what: str) -> _Texts:
 # --- matching ------------------------------------------------------------------------------
 
 
-def match_texts(texts, documents=None, *, what: str = "reference",
-                unmatched: str = "error") -> tuple[pd.DataFrame, TextMatches]:
+def match_texts(texts, documents=None, *, what: str = "reference", unmatched: str = "error",
+                where=None) -> tuple[pd.DataFrame, TextMatches]:
     """Give each text the id of the document it is: judgments or a run from texts.
 
     Parameters
@@ -499,6 +499,10 @@ def match_texts(texts, documents=None, *, what: str = "reference",
         at once, with their counts and the first examples; ``"report"`` keeps each under
         an id of its own (:func:`text_id`), which no document has, and counts it in the
         report.
+    where : list of str, optional
+        Where each text was given, in the order of the texts (e.g.
+        ``"samples.jsonl, line 4, retrieved_contexts[2]"``), for the error's examples;
+        by default the row (``texts row 3``) or the key (``texts['q1'][2]``).
 
     Returns
     -------
@@ -533,6 +537,12 @@ def match_texts(texts, documents=None, *, what: str = "reference",
     what = check_choice(what, _WHAT, "what")
     unmatched = check_choice(unmatched, UNMATCHED_POLICIES, "unmatched")
     rows = _texts(texts, what)
+    if where is not None:
+        where = [str(w) for w in where]
+        if len(where) != len(rows.text):
+            raise InputValueError(f"where names {len(where)} places for {len(rows.text)} "
+                                  "texts; give one per text")
+        rows.where = where
     index = documents if isinstance(documents, TextIndex) or documents is None else \
         TextIndex(documents)
     n = len(rows.text)
