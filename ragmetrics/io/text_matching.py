@@ -86,10 +86,12 @@ __all__ = [
     "TextExample",
     "TextIndex",
     "TextMatches",
+    "TextRows",
     "match_texts",
     "normalize_whitespace",
     "shorten",
     "text_id",
+    "text_rows",
 ]
 
 #: A word: a run of characters that are not whitespace (``str.split``'s whitespace).
@@ -403,8 +405,9 @@ def _documents(documents) -> tuple[list[str], list[str]]:
 
 
 @dataclass
-class _Texts:
-    """Texts to match, one per row, with the query each is for and where it was given."""
+class TextRows:
+    """Texts given per query, checked, one per row: the query each is for, the text, where
+    it was given (for errors), and the rank, score or relevance given with it."""
 
     query: list[str]
     text: list[str]
@@ -428,9 +431,16 @@ def _check_text(text, where: str) -> str:
     return text
 
 
-def _texts(texts, what: str) -> _Texts:
+def text_rows(texts, what: str = "reference") -> TextRows:
+    """Check texts given as :func:`match_texts` takes them, one row per text.
+
+    Each query id becomes text (an integer its decimal text); each text must be a
+    non-empty ``str``, refused naming its row or key otherwise. Retrieved texts keep
+    their ``rank`` and ``score`` (without either, the order of the rows within each
+    query is the rank); reference texts their ``relevance`` when given.
+    """
     if isinstance(texts, Mapping):
-        rows = _Texts([], [], [], [] if what == "retrieved" else None)
+        rows = TextRows([], [], [], [] if what == "retrieved" else None)
         for query, given in texts.items():
             query = _an_id(query, "a key of texts (a query id)")
             if isinstance(given, (str, bytes, Mapping)) or not isinstance(given, Iterable):
@@ -459,7 +469,7 @@ def _texts(texts, what: str) -> _Texts:
                                                          strict=True)]
     where = [f"{w} (query_id {q!r})" for w, q in zip(where, query, strict=True)]
     text = [_check_text(t, w) for t, w in zip(texts["text"].tolist(), where, strict=True)]
-    rows = _Texts(query, text, where)
+    rows = TextRows(query, text, where)
     if what == "retrieved":
         if "rank" in texts.columns:
             rows.rank = texts["rank"].tolist()
@@ -536,7 +546,7 @@ def match_texts(texts, documents=None, *, what: str = "reference", unmatched: st
     """
     what = check_choice(what, _WHAT, "what")
     unmatched = check_choice(unmatched, UNMATCHED_POLICIES, "unmatched")
-    rows = _texts(texts, what)
+    rows = text_rows(texts, what)
     if where is not None:
         where = [str(w) for w in where]
         if len(where) != len(rows.text):
@@ -596,7 +606,7 @@ def match_texts(texts, documents=None, *, what: str = "reference", unmatched: st
     return frame, report
 
 
-def _refusal(rows: _Texts, outcome: list[str], found: list[list[str]],
+def _refusal(rows: TextRows, outcome: list[str], found: list[list[str]],
              counts: TextCounts) -> str:
     parts = []
     if counts.unmatched:
