@@ -20,7 +20,16 @@ from .errors import (
     RankOrderWarning,
 )
 from .evaluation import Evaluation, MetricCurves, evaluate, metric_curves, metrics_over_k
-from .io import read_golden, read_qrels, read_results, read_run, read_trec_qrels, read_trec_run
+from .io import (
+    match_texts,
+    read_golden,
+    read_qrels,
+    read_ragas_samples,
+    read_results,
+    read_run,
+    read_trec_qrels,
+    read_trec_run,
+)
 from .metrics import (
     average_precision,
     dcg_at_k,
@@ -71,7 +80,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer)
     "RankOrderWarning",
     # files in, many queries at once, the curves over k (io, evaluation)
     "read_golden", "read_qrels", "read_results", "read_run", "read_trec_qrels",
-    "read_trec_run", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
+    "read_trec_run", "read_ragas_samples", "match_texts", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
     "metrics_over_k",
     # systems compared, statistics on arrays, reports, teaching
     "Comparison", "compare", "benjamini_hochberg", "bootstrap_ci", "holm",
@@ -92,6 +101,7 @@ from .spans import (
     parse_span_metric,
     plot_threshold_sensitivity,
     span_metrics,
+    texts_as_evidence,
     threshold_sensitivity,
     window_chunks,
     word_pieces,
@@ -100,6 +110,6 @@ from .spans import (
 __all__ += [
     "SpanJudgments", "chunk_qrels", "document_qrels", "document_run", "evaluate_spans",
     "load_span_dataset", "locate_chunks", "locate_evidence", "parse_span_metric",
-    "plot_threshold_sensitivity", "span_metrics", "threshold_sensitivity", "window_chunks",
-    "word_pieces",
+    "plot_threshold_sensitivity", "span_metrics", "texts_as_evidence",
+    "threshold_sensitivity", "window_chunks", "word_pieces",
 ]
