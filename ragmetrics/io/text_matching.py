@@ -415,6 +415,7 @@ class TextRows:
     rank: list | None = None  # retrieved: the rank given, or the position in the list
     score: list | None = None
     relevance: list | None = None
+    bare: list = field(default_factory=list)  # queries given with no text at all (``[]``)
 
 
 def _missing(value) -> bool:
@@ -446,6 +447,9 @@ def text_rows(texts, what: str = "reference") -> TextRows:
             if isinstance(given, (str, bytes, Mapping)) or not isinstance(given, Iterable):
                 raise InputTypeError(f"texts[{query!r}] must be a list of texts, got "
                                      f"{given!r}")
+            given = list(given)
+            if not given:
+                rows.bare.append(query)
             for position, text in enumerate(given):
                 where = f"texts[{query!r}][{position}]"
                 rows.query.append(query)

@@ -71,7 +71,9 @@ class TextEvidence:
     evidence : pandas.DataFrame
         ``query_id, doc_id, start, end, relevance``: one span per text located (and,
         with ``unmatched="report"``, one per text not located, over the whole of its own
-        document), as :func:`ragmetrics.spans.locate_evidence` returns them.
+        document), as :func:`ragmetrics.spans.locate_evidence` returns them; then a row
+        with only a ``query_id`` (offsets ``<NA>``) for each query given with no text
+        (``{query_id: []}``), a question without evidence, as the span layer reads one.
     documents : pandas.DataFrame
         ``doc_id, text``: the documents given, and (``unmatched="report"``) a document
         of its own for each text not located. Pass these to
@@ -89,7 +91,8 @@ class TextEvidence:
         return iter((self.evidence, self.documents, self.matches))
 
     def __repr__(self) -> str:
-        return (f"TextEvidence({len(self.evidence)} spans in {len(self.documents)} "
+        spans = int(self.evidence["doc_id"].notna().sum())
+        return (f"TextEvidence({spans} spans in {len(self.documents)} "
                 f"documents; {self.matches!r})")
 
 
@@ -187,6 +190,10 @@ def texts_as_evidence(texts, documents, *, unmatched: str = "error") -> TextEvid
     evidence = locate_evidence(pd.DataFrame.from_records(
         records, columns=["query_id", "doc_id", "start", "end", "quote", "relevance"]),
         frame)
+    bare = [q for q in dict.fromkeys(given.bare) if q not in set(given.query)]
+    if bare:  # questions without evidence: a row with a query_id and nothing else
+        evidence = pd.concat([evidence.astype({"start": "Int64", "end": "Int64"}),
+                              pd.DataFrame({"query_id": bare})], ignore_index=True)
     examples = []
     for kind in ("unmatched", "ambiguous", "matched"):
         for i in [i for i, o in enumerate(outcome) if o == kind][:_EXAMPLES]:
