@@ -411,7 +411,8 @@ def read_ragas_samples(source, *, documents=None, unmatched: str = "error") -> D
             f"({sides[ids_side][0]}) but the {texts_side} contexts are texts "
             f"({sides[texts_side][0]}), which would share no id: pass documents= "
             "(doc_id, text) to read_ragas_samples to match the texts to the ids")
-    index = None if documents is None else TextIndex(documents)
+    index = documents if documents is None or isinstance(documents, TextIndex) else \
+        TextIndex(documents)
     frames: dict[str, pd.DataFrame | None] = {}
     reports = []
     for side, (name, lists) in sides.items():

@@ -116,12 +116,16 @@ def normalize_whitespace(text: str) -> str:
     documents under it, and :class:`ragmetrics.spans.locate.NormalizedText` locates a
     chunk's text in its document under it.
 
+    Whitespace is what :data:`WORD` leaves out: a character ``c`` with ``c.isspace()``
+    (``\\s`` of :mod:`re` for text is exactly those characters, checked over every code
+    point by the tests), so ``str.split`` finds the same words as ``WORD``, faster.
+
     Examples
     --------
     >>> normalize_whitespace("  two\\n\\n words ")
     'two words'
     """
-    return " ".join(WORD.findall(text))
+    return " ".join(text.split())
 
 
 def text_id(text: str) -> str:
@@ -137,8 +141,11 @@ def text_id(text: str) -> str:
     >>> text_id("Refunds take\\n5 days. ") == text_id("Refunds take 5 days.")
     True
     """
-    digest = hashlib.sha256(normalize_whitespace(text).encode("utf-8")).hexdigest()
-    return "text:" + digest[:16]
+    return _digest_id(normalize_whitespace(text))
+
+
+def _digest_id(normalized: str) -> str:
+    return "text:" + hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:16]
 
 
 def shorten(text: str, limit: int = _SHOWN) -> str:
@@ -354,7 +361,11 @@ class TextIndex:
 
     def find(self, text: str) -> list[str]:
         """The ids of the documents equal to ``text`` after whitespace normalisation."""
-        return list(self._by_text.get(normalize_whitespace(text), ()))
+        return self.find_normalized(normalize_whitespace(text))
+
+    def find_normalized(self, normalized: str) -> list[str]:
+        """:meth:`find` for a text normalised already (:func:`normalize_whitespace`)."""
+        return list(self._by_text.get(normalized, ()))
 
     def __repr__(self) -> str:
         return f"TextIndex({len(self.ids)} documents, {len(self._by_text)} distinct texts)"
@@ -563,18 +574,19 @@ def match_texts(texts, documents=None, *, what: str = "reference", unmatched: st
     ids: list[str] = []
     outcome: list[str] = []
     found: list[list[str]] = []
-    for text in rows.text:
-        docs = [] if index is None else index.find(text)
+    normalized = [normalize_whitespace(text) for text in rows.text]
+    for text in normalized:
+        docs = [] if index is None else index.find_normalized(text)
         found.append(docs)
         if index is None:
             outcome.append("keyed")
-            ids.append(text_id(text))
+            ids.append(_digest_id(text))
         elif len(docs) == 1:
             outcome.append("matched")
             ids.append(docs[0])
         else:
             outcome.append("unmatched" if not docs else "ambiguous")
-            ids.append(text_id(text))
+            ids.append(_digest_id(text))
     counts = TextCounts(what, n, outcome.count("matched"), outcome.count("unmatched"),
                         outcome.count("ambiguous"), outcome.count("keyed"))
     if unmatched == "error" and (counts.unmatched or counts.ambiguous):
@@ -586,7 +598,7 @@ def match_texts(texts, documents=None, *, what: str = "reference", unmatched: st
                                         tuple(found[i]), ids[i]))
     own = [i for i, o in enumerate(outcome) if o != "matched"]
     minted = pd.DataFrame({"doc_id": pd.Series([ids[i] for i in own], dtype="str"),
-                           "text": pd.Series([normalize_whitespace(rows.text[i]) for i in own],
+                           "text": pd.Series([normalized[i] for i in own],
                                              dtype="str")}).drop_duplicates(
         "doc_id", ignore_index=True)
     report = TextMatches("text" if index is None else "documents", (counts,), tuple(examples),

@@ -221,3 +221,18 @@ def test_no_texts_give_empty_frames_of_the_right_columns():
     assert list(qrels.columns) == ["query_id", "doc_id", "relevance"]
     assert len(qrels) == 0
     assert report.counts[0].texts == 0
+
+
+def test_str_split_and_the_word_pattern_agree_on_every_code_point():
+    # normalize_whitespace splits with str.split; NormalizedText (spans) finds words with
+    # WORD (r"\S+"). Both must see the same whitespace, or a text matched here would not be
+    # located there.
+    import sys
+
+    from ragmetrics.io.text_matching import WORD
+
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    assert " ".join(every.split()) == " ".join(WORD.findall(every))
+    spaces = [c for c in every if c.isspace()]
+    assert len(spaces) == 29
+    assert normalize_whitespace("a" + "".join(spaces) + "b") == "a b"
