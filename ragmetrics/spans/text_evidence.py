@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ..errors import InputValueError
@@ -150,13 +151,9 @@ def texts_as_evidence(texts, documents, *, unmatched: str = "error") -> TextEvid
     grades = [1] * len(given.text) if given.relevance is None else given.relevance
     rows = list(zip(given.query, given.text, grades, strict=True))
     records, outcome, found = [], [], []
+    where_is = _Corpus(docs)
     for query, text, grade in rows:
-        places = []
-        for doc_id in docs.ids:
-            for start, end in docs.normalized(doc_id).find(text, limit=2 - len(places)):
-                places.append((doc_id, start, end))
-            if len(places) >= 2:
-                break
+        places = where_is.find(text)
         found.append(places)
         if len(places) == 1:
             doc_id, start, end = places[0]
@@ -205,6 +202,37 @@ def texts_as_evidence(texts, documents, *, unmatched: str = "error") -> TextEvid
                            "text": pd.Series(list(own.values()), dtype="str")})
     report = TextMatches("documents", (counts,), tuple(examples), unmatched, minted)
     return TextEvidence(evidence, frame, report)
+
+
+class _Corpus:
+    """Every document, normalised, on one line: which documents hold a text.
+
+    A normalised text holds no newline, so with the documents joined by newlines one
+    ``str.find`` over the whole finds every document that holds it, and no occurrence
+    straddles two documents. Offsets in a document then come from its
+    :class:`~ragmetrics.spans.locate.NormalizedText`, the locator of chunks and quotes.
+    """
+
+    def __init__(self, docs) -> None:
+        self.docs = docs
+        parts = [normalize_whitespace(text) for text in docs.texts]
+        self.starts = np.cumsum([0] + [len(part) + 1 for part in parts[:-1]])
+        self.text = "\n".join(parts)
+
+    def find(self, text: str) -> list[tuple]:
+        """Up to two places ``(doc_id, start, end)`` where ``text`` occurs (two: ambiguous)."""
+        needle = normalize_whitespace(text)
+        holders = []
+        at = self.text.find(needle)
+        while at >= 0 and len(holders) < 2:
+            holders.append(int(np.searchsorted(self.starts, at, side="right")) - 1)
+            at = self.text.find(needle, at + 1)
+        places = []
+        for doc in dict.fromkeys(holders):
+            doc_id = self.docs.ids[doc]
+            for start, end in self.docs.normalized(doc_id).find(text, limit=2 - len(places)):
+                places.append((doc_id, start, end))
+        return places
 
 
 def _refusal(where, rows, outcome, found, counts: TextCounts) -> str:
