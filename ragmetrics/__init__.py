@@ -19,13 +19,16 @@ from .errors import (
     NoRelevantRetrievedWarning,
     RagmetricsWarning,
     RankOrderWarning,
+    RetrieverError,
 )
 from .evaluation import Evaluation, MetricCurves, evaluate, metric_curves, metrics_over_k
 from .io import (
     Dataset,
+    match_texts,
     read_dataset,
     read_golden,
     read_qrels,
+    read_ragas_samples,
     read_results,
     read_run,
     read_trec_qrels,
@@ -43,6 +46,7 @@ from .metrics import (
     reciprocal_rank,
 )
 from .metrics.registry import METRICS, MetricInfo, MetricSpec, parse_metric
+from .runners import RetrieverRun, latency_summary, run_from_documents, run_retriever
 from .stats import (
     benjamini_hochberg,
     bootstrap_ci,
@@ -81,8 +85,11 @@ __all__ = [  # noqa: RUF022 (grouped by layer)
     "NoRelevantRetrievedWarning", "RagmetricsWarning", "RankOrderWarning",
     # files in, many queries at once, the curves over k (io, evaluation)
     "read_golden", "read_qrels", "read_results", "read_run", "read_trec_qrels",
-    "read_trec_run", "read_dataset", "Dataset", "Evaluation", "MetricCurves", "evaluate",
-    "metric_curves", "metrics_over_k",
+    "read_trec_run", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
+    "metrics_over_k",
+    # your data set and your retriever (io, runners): layouts, texts, retrievers run
+    "read_dataset", "Dataset", "read_ragas_samples", "match_texts", "run_retriever",
+    "run_from_documents", "latency_summary", "RetrieverRun", "RetrieverError",
     # systems compared, statistics on arrays, reports, teaching
     "Comparison", "compare", "benjamini_hochberg", "bootstrap_ci", "holm",
     "paired_bootstrap", "paired_effect_size", "paired_t_test", "randomization_test",
@@ -102,6 +109,7 @@ from .spans import (
     parse_span_metric,
     plot_threshold_sensitivity,
     span_metrics,
+    texts_as_evidence,
     threshold_sensitivity,
     window_chunks,
     word_pieces,
@@ -110,6 +118,6 @@ from .spans import (
 __all__ += [
     "SpanJudgments", "chunk_qrels", "document_qrels", "document_run", "evaluate_spans",
     "load_span_dataset", "locate_chunks", "locate_evidence", "parse_span_metric",
-    "plot_threshold_sensitivity", "span_metrics", "threshold_sensitivity", "window_chunks",
-    "word_pieces",
+    "plot_threshold_sensitivity", "span_metrics", "texts_as_evidence",
+    "threshold_sensitivity", "window_chunks", "word_pieces",
 ]

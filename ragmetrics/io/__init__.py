@@ -13,6 +13,12 @@ BEIR folders, MTEB data sets saved locally, LlamaIndex's JSON
 (:mod:`ragmetrics.io.dataset_layouts`), into a :class:`Dataset`. Behind them, one reader per
 kind of file: :func:`read_trec_run` and :func:`read_trec_qrels` (TREC),
 :func:`read_results` and :func:`read_golden` (CSV, TSV, JSONL, Parquet; long or wide).
+Judgments and runs given as chunk **texts** instead of ids (RAGAS, TruLens, DeepEval)
+become ids by :func:`match_texts` (exact match after whitespace normalisation, every
+text that matches no document or several reported in :class:`TextMatches`);
+:func:`read_ragas_samples` reads RAGAS samples (JSONL, CSV, JSON) as a
+:class:`~ragmetrics.io.dataset_model.Dataset`, and ``read_run(path, format="ragas")``
+their run.
 
 Three promises hold for every reader and every format:
 
@@ -49,6 +55,8 @@ from .dataset_layouts import DATASET_FORMATS, dataset_layout_of, read_dataset
 from .dataset_model import Dataset
 from .formats import FORMATS, read_qrels, read_run, sniff_format
 from .frames import read_golden, read_results
+from .ragas_samples import read_ragas_samples
+from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
 __all__ = [
@@ -56,13 +64,19 @@ __all__ = [
     "FORMATS",
     "Dataset",
     "FormatError",
+    "TextIndex",
+    "TextMatches",
     "dataset_layout_of",
+    "match_texts",
+    "normalize_whitespace",
     "read_dataset",
     "read_golden",
     "read_qrels",
+    "read_ragas_samples",
     "read_results",
     "read_run",
     "read_trec_qrels",
     "read_trec_run",
     "sniff_format",
+    "text_id",
 ]

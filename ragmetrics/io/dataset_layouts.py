@@ -81,6 +81,7 @@ from .checks import (
 )
 from .dataset_model import Dataset
 from .formats import read_qrels
+from .ragas_samples import is_ragas_file, read_ragas_samples
 from .records import read_records
 from .source import COMPRESSION_SUFFIXES, open_source, path_name, without_compression_suffix
 from .tables import Table
@@ -676,6 +677,14 @@ def _id_texts(mapping: dict, section: str, where: _KeyLines) -> pd.DataFrame:
 
 # -- the dispatch ----------------------------------------------------------------------
 
+
+def read_ragas(path, *, split: str = "test", documents: bool = True) -> Dataset:
+    """A RAGAS samples file (JSONL, CSV or JSON) as a :class:`Dataset`:
+    :func:`~ragmetrics.io.read_ragas_samples`, with its ``documents=None`` (context texts
+    text-keyed, or ids as given). RAGAS samples have no splits and no corpus: ``split``
+    and ``documents`` change nothing here."""
+    return read_ragas_samples(path)
+
 #: The reader of each layout, by the name ``format=`` (and the command's
 #: ``--dataset-format``) gives it. A reader takes ``(path, *, split, documents)`` and
 #: returns a :class:`~ragmetrics.io.Dataset`.
@@ -683,8 +692,7 @@ LAYOUT_READERS: dict[str, Callable[..., Dataset]] = {
     "beir": read_beir,
     "mteb": read_mteb,
     "llamaindex": read_llamaindex,
-    # --- RAGAS: the lead adds "ragas": <its reader> here at merge time (the reader is
-    # --- built in another module), and its file test in dataset_layout_of below.
+    "ragas": read_ragas,
 }
 
 #: The layouts known (the names of :data:`LAYOUT_READERS`).
@@ -697,6 +705,8 @@ _WHAT_EACH_HOLDS = {
             "Lines files, or data/ with corpus-*, queries-* and <split>-* files",
     "llamaindex": "a JSON file with keys queries, corpus and relevant_docs "
                   "(EmbeddingQAFinetuneDataset.save_json)",
+    "ragas": "a JSONL, JSON or CSV file of RAGAS samples (user_input, reference_context_ids "
+             "or reference_contexts, ...)",
 }
 
 _SNIFF_CHARS = 1 << 16
@@ -710,7 +720,8 @@ def dataset_layout_of(path) -> str | None:
     with ``corpus/``, ``queries/``, ``qrels/`` (or ``data/corpus-*``...) is MTEB; a
     ``.json`` file whose object starts with ``queries``, ``corpus`` or ``relevant_docs``
     is LlamaIndex's; a ``.tsv`` whose header is ``query-id  corpus-id  score`` is BEIR's
-    qrels.
+    qrels; a ``.jsonl``, ``.json`` or ``.csv`` file whose first record has a
+    ``user_input`` field holds RAGAS samples.
 
     Examples
     --------
@@ -739,7 +750,8 @@ def dataset_layout_of(path) -> str | None:
         first = _first_chars(folder).split("\n", 1)[0].rstrip("\r").split("\t")
         if [f.strip() for f in first[:2]] == ["query-id", "corpus-id"]:
             return "beir"
-    # --- RAGAS: the lead adds the test of a RAGAS file here at merge time.
+    if is_ragas_file(folder):
+        return "ragas"
     return None
 
 
@@ -760,8 +772,9 @@ def read_dataset(path, *, format: str | None = None, split: str = "test",
     Parameters
     ----------
     path : str or os.PathLike
-        A folder (BEIR, MTEB) or a file (LlamaIndex JSON; a BEIR qrels TSV alone).
-    format : {"beir", "mteb", "llamaindex"}, optional
+        A folder (BEIR, MTEB) or a file (LlamaIndex JSON; RAGAS samples as JSONL, CSV
+        or JSON, :func:`~ragmetrics.io.read_ragas_samples`; a BEIR qrels TSV alone).
+    format : {"beir", "mteb", "llamaindex", "ragas"}, optional
         The layout (:data:`DATASET_FORMATS`); by default told from what ``path`` holds
         (:func:`dataset_layout_of`).
     split : str, default "test"

@@ -20,6 +20,7 @@ import pandas as pd
 from ..errors import FormatError
 from ..validation import check_choice
 from .frames import read_golden, read_results
+from .ragas_samples import is_ragas_file, read_ragas_samples
 from .source import (
     ReadOnce,
     compression_of,
@@ -146,6 +147,8 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error",
         By default from the name (``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``,
         ``.parquet``, before a compression suffix); any other name is read as TREC when
         its first line has 6 fields. A ``.tsv`` whose first line is a TREC line is TREC.
+        ``"ragas"``: RAGAS samples (JSONL, CSV or JSON), their ``retrieved_context_ids``
+        or ``retrieved_contexts`` (:func:`~ragmetrics.io.ragas_samples.read_ragas_samples`).
     extra_fields : {"error", "ignore"}, default "error"
         TREC runs only: a line of more than 6 fields is refused, since an id with a
         space in it shifts every field after it; ``"ignore"`` ignores what follows the
@@ -172,6 +175,12 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error",
     """
     check_choice(extra_fields, EXTRA_FIELDS, "extra_fields")
     path = read_once(path)  # a pipe: read once, to tell its format and to read it
+    if format == "ragas" or (format is None and is_ragas_file(path)):
+        run = read_ragas_samples(path).run
+        if run is None:
+            raise FormatError("no retrieved_context_ids or retrieved_contexts: these RAGAS "
+                              "samples carry no run", path=path_name(path))
+        return run
     kind = _format(path, format, "run")
     if kind == "trec":
         return read_trec_run(path, extra_fields=extra_fields, duplicates=duplicates)

@@ -10,6 +10,9 @@ of a document that answers each question) can:
   :func:`threshold_sensitivity` shows how a metric moves with the rule's threshold;
 - :func:`document_run` and :func:`document_qrels` move runs and judgments to document
   level;
+- :func:`texts_as_evidence` locates reference texts that are parts of documents (RAGAS'
+  ``reference_contexts``, quotes) as evidence spans, every text found nowhere or more
+  than once reported;
 - :func:`span_metrics` measures the retrieved text itself: recall, precision and IoU in
   characters or tokens, for the top k chunks or a context budget, overlaps counted once
   (or twice, as Chroma's published definitions do, with ``overlap="sum"``);
@@ -34,14 +37,15 @@ from .model import locate_chunks, locate_evidence
 from .names import SPAN_METRICS, SpanMetricSpec, parse_span_metric
 from .readers import read_table
 from .rules import DEFAULT_THRESHOLDS, RULES, chunk_qrels, threshold_sensitivity
+from .text_evidence import TextEvidence, texts_as_evidence
 from .threshold_plot import plot_threshold_sensitivity
 from .tokens import word_pieces
 
 __all__ = [
     "DEFAULT_THRESHOLDS", "DOCUMENT_RANKINGS", "OVERLAP_POLICIES", "RULES", "SPAN_METRICS",
-    "UNITS", "SpanDataset", "SpanJudgments", "SpanMetricSpec", "chunk_qrels",
+    "UNITS", "SpanDataset", "SpanJudgments", "SpanMetricSpec", "TextEvidence", "chunk_qrels",
     "document_qrels", "document_run", "evaluate_spans", "load_span_dataset",
     "locate_chunks", "locate_evidence", "normalize_whitespace", "parse_span_metric",
     "plot_threshold_sensitivity", "read_table", "span_dataset_names", "span_metrics",
-    "threshold_sensitivity", "window_chunks", "word_pieces",
+    "texts_as_evidence", "threshold_sensitivity", "window_chunks", "word_pieces",
 ]

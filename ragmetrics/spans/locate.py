@@ -8,7 +8,9 @@ ignored. Nothing else is forgiven (case, punctuation, Unicode forms): a fuzzy ma
 put a chunk in the wrong place without a word, and every metric would inherit the error.
 
 A text found nowhere, or found more than once, cannot be given offsets; the caller lists
-all such texts in one error.
+all such texts in one error. The normalisation itself (:func:`normalize_whitespace`) is
+:mod:`ragmetrics.io.text_matching`'s, which matches whole texts to documents by the same
+rule.
 
 Examples
 --------
@@ -24,24 +26,11 @@ Examples
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
+from ..io.text_matching import WORD, normalize_whitespace
+
 __all__ = ["NormalizedText", "normalize_whitespace"]
-
-_WORD = re.compile(r"\S+")
-
-
-def normalize_whitespace(text: str) -> str:
-    """``text`` with every run of whitespace made one space, and the ends stripped.
-
-    Examples
-    --------
-    >>> normalize_whitespace("  two\\n\\n words ")
-    'two words'
-    """
-    return " ".join(_WORD.findall(text))
 
 
 class NormalizedText:
@@ -54,7 +43,7 @@ class NormalizedText:
     """
 
     def __init__(self, text: str) -> None:
-        spans = [m.span() for m in _WORD.finditer(text)]
+        spans = [m.span() for m in WORD.finditer(text)]
         self.text = " ".join(text[s:e] for s, e in spans)
         # origin[i]: the document offset of character i of the normalised text. The space
         # that joins two words maps to the first whitespace character between them.
