@@ -354,3 +354,16 @@ def test_the_public_names():
     assert ragmetrics.io.Dataset is Dataset
     assert "read_dataset" in ragmetrics.__all__
     assert "Dataset" in ragmetrics.__all__
+
+
+def test_coverage_counts_match_across_arrow_string_types(tmp_path):
+    # qrels ids as large_string, corpus ids as string: matched by value, not by type
+    folder = mteb_folder(tmp_path)
+    pq.write_table(pa.table({"query-id": pa.array(["q1", "q1", "q2"], pa.large_string()),
+                             "corpus-id": pa.array(["d1", "d9", "d2"], pa.large_string()),
+                             "score": [1, 1, 1]}),
+                   folder / "qrels" / "test-00000-of-00001.parquet")
+    with pytest.warns(DatasetCoverageWarning, match=r"1 judgment row\(s\) name a doc .*'d9'"):
+        data = read_dataset(folder)
+    assert data.coverage == {"queries_without_judgments": 0, "judged_queries_without_text": 0,
+                             "judged_docs_not_in_corpus": 1}
