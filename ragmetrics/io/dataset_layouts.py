@@ -207,14 +207,29 @@ def read_texts(path, *, what: str, ids: tuple[str, ...], id_name: str, title: bo
     return _parse(records, parse)
 
 
+def _among(ids: pd.Series, known: pd.Series) -> np.ndarray:
+    """Whether each id is one of ``known``, as a boolean array: Arrow's hash set when both
+    are stored in Arrow (pandas' ``isin`` on Arrow strings makes a Python list of
+    ``known`` first: 1.6 s for a corpus of 300,000 ids)."""
+    values, among = arrow_array(ids), arrow_array(known)
+    if values is None or among is None:
+        return ids.isin(known).to_numpy()
+    if isinstance(among, pa.ChunkedArray):
+        among = among.combine_chunks()
+    if among.type != values.type:
+        among = among.cast(values.type)
+    found = pc.is_in(values, value_set=among)
+    return found.to_numpy(zero_copy_only=False).astype(bool, copy=False)
+
+
 def _judged_coverage(queries: pd.DataFrame, qrels: pd.DataFrame,
                      documents: pd.DataFrame | None, where: str, questions: str,
                      corpus: str) -> tuple[pd.DataFrame, dict]:
     """The questions that have judgments, and the counts of what did not meet (with a
     DatasetCoverageWarning for judgments the questions or the corpus lack)."""
     judged = pd.Series(pd.unique(qrels["query_id"]), dtype=qrels["query_id"].dtype)
-    has_judgments = queries["query_id"].isin(judged).to_numpy()
-    without_text = judged[~judged.isin(queries["query_id"]).to_numpy()]
+    has_judgments = _among(queries["query_id"], judged)
+    without_text = judged[~_among(judged, queries["query_id"])]
     coverage = {"queries_without_judgments": int((~has_judgments).sum()),
                 "judged_queries_without_text": len(without_text),
                 "judged_docs_not_in_corpus": None}
@@ -226,7 +241,7 @@ def _judged_coverage(queries: pd.DataFrame, qrels: pd.DataFrame,
                         f"{questions} (e.g. {shown}): the judgments are kept, the questions "
                         "frame leaves them out")
     if documents is not None:
-        unknown = ~qrels["doc_id"].isin(documents["doc_id"]).to_numpy()
+        unknown = ~_among(qrels["doc_id"], documents["doc_id"])
         coverage["judged_docs_not_in_corpus"] = int(unknown.sum())
         if unknown.any():
             shown = ", ".join(map(repr, pd.unique(qrels["doc_id"][unknown])[:_EXAMPLES]))

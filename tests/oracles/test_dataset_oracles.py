@@ -48,11 +48,12 @@ def llamaindex_qrels(path: Path) -> dict:
 
 CASES = {
     "beir-tiny": (DATA / "beir" / "tiny", lambda: beir_qrels(DATA / "beir/tiny/qrels/test.tsv")),
-    "beir-arcd": (DATA / "beir" / "arcd", lambda: beir_qrels(DATA / "beir/arcd/qrels/test.tsv")),
+    "beir-nfcorpus": (DATA / "beir" / "nfcorpus",
+                      lambda: beir_qrels(DATA / "beir/nfcorpus/qrels/test.tsv")),
     "mteb-mock": (DATA / "mteb" / "mock",
                   lambda: mteb_qrels(DATA / "mteb/mock/qrels/test-00000-of-00001.parquet")),
-    "mteb-cosqa": (DATA / "mteb" / "cosqa",
-                   lambda: mteb_qrels(DATA / "mteb/cosqa/data/test-00000-of-00001.parquet")),
+    "mteb-nfcorpus": (DATA / "mteb" / "nfcorpus",
+                      lambda: mteb_qrels(DATA / "mteb/nfcorpus/data/test-00000-of-00001.parquet")),
     "llamaindex-tiny": (DATA / "llamaindex" / "tiny.json",
                         lambda: llamaindex_qrels(DATA / "llamaindex" / "tiny.json")),
     "llamaindex-fae": (DATA / "llamaindex" / "fae_val_dataset.json",

@@ -168,15 +168,23 @@ def test_judgments_without_question_or_document_are_kept_and_counted(tmp_path):
 
 
 def test_the_real_beir_sample_keeps_what_beir_would_stop_on():
-    with pytest.warns(DatasetCoverageWarning, match="17 judged queries have no question"):
-        data = read_dataset(DATA / "beir" / "arcd")
-    assert len(data.qrels) == 18
-    assert data.qrels["relevance"].eq(1).all()
-    assert data.queries["query_id"].tolist() == ["arcd-q6"]
-    assert data.queries["text"].iloc[0] == "من هو عبد المطلب بن هاشم؟"
-    assert data.coverage == {"queries_without_judgments": 2, "judged_queries_without_text": 17,
+    # NFCorpus as BEIR ships it (CRLF qrels, graded 1/2, metadata on each query), cut so
+    # that PLAIN-395 is judged without a question and its 3 docs are not in the corpus
+    with pytest.warns(DatasetCoverageWarning, match=r"1 judged query has no question.*"
+                      r"'PLAIN-395'.*3 judgment row\(s\) name a doc that corpus.jsonl lacks"):
+        data = read_dataset(DATA / "beir" / "nfcorpus")
+    assert len(data.qrels) == 14
+    assert data.qrels["relevance"].value_counts().to_dict() == {2: 9, 1: 5}
+    assert data.qrels.iloc[-1].tolist() == ["PLAIN-395", "MED-4993", 1]  # no "\r" left
+    assert data.queries["query_id"].tolist() == ["PLAIN-2"]
+    assert data.queries["text"].iloc[0] == "Do Cholesterol Statin Drugs Cause Breast Cancer?"
+    assert data.queries["metadata"].iloc[0]["url"].startswith("http://nutritionfacts.org/")
+    assert data.coverage == {"queries_without_judgments": 2, "judged_queries_without_text": 1,
                              "judged_docs_not_in_corpus": 3}
-    assert len(data.documents) == 5
+    assert len(data.documents) == 12
+    statins = data.documents.set_index("doc_id").loc["MED-10"]
+    assert statins["title"].startswith("Statin Use and Breast Cancer Survival")
+    assert "1995\u20132003" in statins["text"]  # JSON's \u escapes decoded
 
 
 # -- MTEB ------------------------------------------------------------------------------
@@ -198,13 +206,18 @@ def test_the_mteb_mock_task_reads_with_its_top_ranked_as_the_run(tmp_path):
 
 
 def test_the_real_mteb_sample_in_one_folder_of_splits():
-    data = read_dataset(DATA / "mteb" / "cosqa")
+    data = read_dataset(DATA / "mteb" / "nfcorpus")
     assert data.format == "mteb"
-    assert len(data.qrels) == 12
-    assert len(data.documents) == 16
-    assert data.qrels["query_id"].iloc[0] == "q20105"
-    assert {"partition", "language", "meta_information"} <= set(data.queries.columns)
-    assert data.coverage["queries_without_judgments"] == 2
+    assert data.qrels.values.tolist() == [
+        ["PLAIN-307", "MED-714", 2], ["PLAIN-307", "MED-919", 2], ["PLAIN-307", "MED-716", 2],
+        ["PLAIN-358", "MED-4324", 1], ["PLAIN-358", "MED-4556", 1], ["PLAIN-358", "MED-4559", 1]]
+    assert len(data.documents) == 8
+    assert data.documents["doc_id"].iloc[0] == "MED-10"
+    assert data.queries["query_id"].tolist() == ["PLAIN-307", "PLAIN-358"]
+    assert "metadata" in data.queries.columns  # the other columns travel with the questions
+    assert data.coverage == {"queries_without_judgments": 2, "judged_queries_without_text": 0,
+                             "judged_docs_not_in_corpus": 0}
+    assert data.run is None
 
 
 def mteb_folder(tmp_path: Path, ext: str = "parquet") -> Path:
@@ -341,3 +354,16 @@ def test_the_public_names():
     assert ragmetrics.io.Dataset is Dataset
     assert "read_dataset" in ragmetrics.__all__
     assert "Dataset" in ragmetrics.__all__
+
+
+def test_coverage_counts_match_across_arrow_string_types(tmp_path):
+    # qrels ids as large_string, corpus ids as string: matched by value, not by type
+    folder = mteb_folder(tmp_path)
+    pq.write_table(pa.table({"query-id": pa.array(["q1", "q1", "q2"], pa.large_string()),
+                             "corpus-id": pa.array(["d1", "d9", "d2"], pa.large_string()),
+                             "score": [1, 1, 1]}),
+                   folder / "qrels" / "test-00000-of-00001.parquet")
+    with pytest.warns(DatasetCoverageWarning, match=r"1 judgment row\(s\) name a doc .*'d9'"):
+        data = read_dataset(folder)
+    assert data.coverage == {"queries_without_judgments": 0, "judged_queries_without_text": 0,
+                             "judged_docs_not_in_corpus": 1}
