@@ -1,4 +1,5 @@
-"""Read runs and judgments from files: TREC, CSV, TSV, JSONL and Parquet, exactly or not at all.
+"""Read runs and judgments from files: TREC, CSV, TSV, JSONL and Parquet, exactly or not at all;
+and runs as retrieval tools write them: BEIR, LlamaIndex, OpenInference (Phoenix) spans.
 
 Two readers take any format (told by ``format=``, the file name or the content):
 
@@ -10,6 +11,15 @@ Two readers take any format (told by ``format=``, the file name or the content):
 Both shapes go straight into :func:`ragmetrics.evaluate`. Behind them, one reader per
 kind of file: :func:`read_trec_run` and :func:`read_trec_qrels` (TREC),
 :func:`read_results` and :func:`read_golden` (CSV, TSV, JSONL, Parquet; long or wide).
+
+The tools' layouts (:mod:`ragmetrics.io.run_layouts`) are read by ``format=`` only, never
+guessed, from a file or the object the tool returned: ``"beir"``, BEIR's results JSON
+``{query_id: {doc_id: score}}`` (:func:`read_beir_results`); ``"llamaindex"``,
+LlamaIndex's ``RetrievalEvalResult`` records, run and judgments
+(:func:`read_llamaindex_results`); ``"openinference"``, the ``RETRIEVER`` spans of an
+Arize Phoenix or OpenTelemetry export (:func:`read_openinference_spans`). The last two
+return a :class:`ToolRun` (the run, the judgments, the query texts) and can take a data
+set's queries to turn query texts into its ids.
 
 Three promises hold for every reader and every format:
 
@@ -44,12 +54,24 @@ a second (``make bench``, "file to frame"; ``benchmarks/README.md``, "One parser
 from ..errors import FormatError
 from .formats import FORMATS, read_qrels, read_run, sniff_format
 from .frames import read_golden, read_results
+from .run_layouts import (
+    RUN_LAYOUTS,
+    ToolRun,
+    read_beir_results,
+    read_llamaindex_results,
+    read_openinference_spans,
+)
 from .trec import read_trec_qrels, read_trec_run
 
 __all__ = [
     "FORMATS",
+    "RUN_LAYOUTS",
     "FormatError",
+    "ToolRun",
+    "read_beir_results",
     "read_golden",
+    "read_llamaindex_results",
+    "read_openinference_spans",
     "read_qrels",
     "read_results",
     "read_run",
