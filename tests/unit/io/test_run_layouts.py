@@ -34,7 +34,8 @@ def _raises(message: str, call, *args, **kwargs):
 def test_beir_results_sort_by_score_and_keep_ties_in_file_order():
     run = read_run(DATA / "beir" / "results.json", format="beir")
     assert list(run.columns) == ["query_id", "doc_id", "score"]
-    assert str(run["query_id"].dtype) == "str" and str(run["doc_id"].dtype) == "str"
+    assert str(run["query_id"].dtype) == "str"
+    assert str(run["doc_id"].dtype) == "str"
     assert run["doc_id"].tolist() == ["d1", "d3", "d7", "d2", "d2", "d9"]
     assert run["score"].tolist() == [14.0, 12.5, 12.5, 3.25, 0.91, 0.4]
     assert run["query_id"].tolist() == ["q1"] * 4 + ["q2"] * 2  # q3: {} has no rows
@@ -49,30 +50,30 @@ def test_beir_results_from_the_dict_and_a_gzip_file(tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('{\n "q1": {"d1": 1.0},\n "q2": {"d1": "0.5"}\n}',
-     "{p}, line 3: query 'q2', doc 'd1': the score must be a number, got '0.5', a string; "
-     "write numbers without quotes: ' \"q2\": {\"d1\": \"0.5\"}'"),
+     ("{p}, line 3: query 'q2', doc 'd1': the score must be a number, got '0.5', a string; "
+     "write numbers without quotes: ' \"q2\": {\"d1\": \"0.5\"}'")),
     ('{"q1": {"d1": null}}',
-     "{p}, line 1: query 'q1', doc 'd1': the score must be a number, got null: "
-     "'{\"q1\": {\"d1\": null}}'"),
+     ("{p}, line 1: query 'q1', doc 'd1': the score must be a number, got null: "
+     "'{\"q1\": {\"d1\": null}}'")),
     ('{"q1": {"d1": NaN}}',
-     "{p}, line 1: query 'q1', doc 'd1': the score must be a finite number, got nan: "
-     "'{\"q1\": {\"d1\": NaN}}'"),
+     ("{p}, line 1: query 'q1', doc 'd1': the score must be a finite number, got nan: "
+     "'{\"q1\": {\"d1\": NaN}}'")),
     ('{"q1": {"d1": 1, "d1": 2}}',
-     "{p}, line 1: the key 'd1' appears twice in one JSON object; which one is meant cannot "
-     "be told: '{\"q1\": {\"d1\": 1, \"d1\": 2}}'"),
+     ("{p}, line 1: the key 'd1' appears twice in one JSON object; which one is meant cannot "
+     "be told: '{\"q1\": {\"d1\": 1, \"d1\": 2}}'")),
     ('{"q1": {"d1": 1},\n"q1": {"d2": 2}}',
-     "{p}, line 2: query 'q1' is ranked twice, on line 1 and on line 2; a run ranks each "
-     "query once: '\"q1\": {\"d2\": 2}}'"),
+     ("{p}, line 2: query 'q1' is ranked twice, on line 1 and on line 2; a run ranks each "
+     "query once: '\"q1\": {\"d2\": 2}}'")),
     ('{"q1": ["d1"]}',
-     "{p}, line 1: query 'q1': expected an object {doc_id: score}, got a list: "
-     "'{\"q1\": [\"d1\"]}'"),
+     ("{p}, line 1: query 'q1': expected an object {doc_id: score}, got a list: "
+     "'{\"q1\": [\"d1\"]}'")),
     ('{"q1": {"": 1}}', "{p}, line 1: a doc id of query 'q1' is empty: '{\"q1\": {\"\": 1}}'"),
     ('[{"q1": {}}]',
-     "{p}, line 1: expected one JSON object {query_id: {doc_id: score}}, got a list: "
-     "'[{\"q1\": {}}]'"),
+     ("{p}, line 1: expected one JSON object {query_id: {doc_id: score}}, got a list: "
+     "'[{\"q1\": {}}]'")),
     ("", "{p}: the file holds no JSON: expected an object {query_id: {doc_id: score}}"),
-    ('{"q1": {"d1": 1}', "{p}, line 1: not valid JSON: expected ',' or '}' after a query's "
-     "results, found the end of the file: '{\"q1\": {\"d1\": 1}'"),
+    ('{"q1": {"d1": 1}', ("{p}, line 1: not valid JSON: expected ',' or '}' after a query's "
+     "results, found the end of the file: '{\"q1\": {\"d1\": 1}'")),
 ])
 def test_beir_results_refuse_what_they_cannot_read(tmp_path, text, message):
     path = tmp_path / "results.json"
@@ -134,8 +135,8 @@ def test_llamaindex_text_of_no_query_or_of_two(tmp_path):
 
 @pytest.mark.parametrize(("record", "message"), [
     ({"query": "Q", "expected_ids": ["n1"]},
-     "the record has no 'retrieved_ids' (a LlamaIndex RetrievalEvalResult has 'query', "
-     "'expected_ids' and 'retrieved_ids')"),
+     ("the record has no 'retrieved_ids' (a LlamaIndex RetrievalEvalResult has 'query', "
+     "'expected_ids' and 'retrieved_ids')")),
     ({"query": "Q", "expected_ids": ["n1"], "retrieved_ids": ["n1", None]},
      "retrieved_ids[1] must be a string or an integer id, got None"),
     ({"query": "Q", "expected_ids": ["n1", "n1"], "retrieved_ids": []},
@@ -172,7 +173,8 @@ def test_openinference_rest_spans_by_trace():
     assert result.run.values.tolist() == [["t1", "n7", 1, 0.82], ["t1", "n2", 2, 0.82],
                                           ["t1", "n4", 3, 0.31], ["t2", "n1", 1, 0.7],
                                           ["t2", "n3", 2, 0.2]]
-    assert result.skipped == 2 and result.qrels is None
+    assert result.skipped == 2
+    assert result.qrels is None
     assert result.queries.values.tolist() == [["t1", "Who founded the company?"],
                                               ["t2", "When did it open?"]]
 
@@ -238,31 +240,31 @@ def _span(docs: dict, *, trace="t1", span="s1", kind="RETRIEVER", text="Q"):
 
 @pytest.mark.parametrize(("spans", "options", "message"), [
     ([_span({0: {"id": "d1"}, 1: {"content": "text"}})], {},
-     "<list>, item 1: RETRIEVER span 's1': document 1 has no document.id; key='content' "
-     "takes the text as the id"),
+     ("<list>, item 1: RETRIEVER span 's1': document 1 has no document.id; key='content' "
+     "takes the text as the id")),
     ([_span({0: {"id": "d1"}, 1: {"id": None}})], {},
-     "<list>, item 1: RETRIEVER span 's1': document 1 has no document.id; key='content' "
-     "takes the text as the id"),
+     ("<list>, item 1: RETRIEVER span 's1': document 1 has no document.id; key='content' "
+     "takes the text as the id")),
     ([_span({0: {"id": "d1"}, 2: {"id": "d3"}})], {},
-     "<list>, item 1: RETRIEVER span 's1': document 1 has no document.id; key='content' "
-     "takes the text as the id"),
+     ("<list>, item 1: RETRIEVER span 's1': document 1 has no document.id; key='content' "
+     "takes the text as the id")),
     ([_span({0: {"id": "d1", "score": "high"}})], {},
-     "<list>, item 1: RETRIEVER span 's1', document 0: the score must be a number, got "
-     "'high', a string; write numbers without quotes"),
+     ("<list>, item 1: RETRIEVER span 's1', document 0: the score must be a number, got "
+     "'high', a string; write numbers without quotes")),
     ([_span({0: {"id": "d1", "score": 0.5}, 1: {"id": "d2"}})], {},
-     "<list>: query 't1': doc 'd2' (rank 2) has no document.score, while 'd1' (query 't1') "
-     "has one; scores='ignore' reads the ranks alone"),
+     ("<list>: query 't1': doc 'd2' (rank 2) has no document.score, while 'd1' (query 't1') "
+     "has one; scores='ignore' reads the ranks alone")),
     ([_span({0: {"id": "d1"}}), _span({0: {"id": "d2"}}, span="s2")], {},
-     "<list>, item 2: query 't1' is ranked twice, span 's1' and span 's2'; a run ranks each "
+     ("<list>, item 2: query 't1' is ranked twice, span 's1' and span 's2'; a run ranks each "
      "query once (query_id='trace': one retrieval per trace; query_id='span' takes each "
-     "span's id)"),
+     "span's id)")),
     ([_span({0: {"id": "d1"}, 1: {"id": "d1"}})], {"duplicates": "error"},
-     "<list>, item 1: query 't1' lists doc 'd1' twice (documents 1 and 2); a ranking lists "
+     ("<list>, item 1: query 't1' lists doc 'd1' twice (documents 1 and 2); a ranking lists "
      "each doc once (to keep the highest-ranked copy: duplicates='keep' here, then "
-     "duplicates='keep_first' in evaluate)"),
+     "duplicates='keep_first' in evaluate)")),
     ([_span({0: {"id": "d1"}}, text="Other")], {"queries": {"q1": "Q"}},
-     "<list>, item 1: the query of RETRIEVER span 's1', 'Other' is the text of no query "
-     "among the 1 given in queries="),
+     ("<list>, item 1: the query of RETRIEVER span 's1', 'Other' is the text of no query "
+     "among the 1 given in queries=")),
     ([{"attributes": {"openinference.span.kind": "RETRIEVER"}}], {},
      "<list>, item 1: a RETRIEVER span has no span id (context.span_id)"),
 ])
