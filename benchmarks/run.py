@@ -63,6 +63,7 @@ import numpy as np
 import pandas as pd
 
 from benchmarks import big as bench_big
+from benchmarks import bring_your_own as bench_bring
 from benchmarks import data as bench_data
 from benchmarks import many_measures
 from benchmarks import peers as bench_peers
@@ -634,6 +635,9 @@ def render(report: dict) -> str:
         out += ["", (f"## File to frame: {found['queries'] * found['depth']:,}-row files "
                      f"({found['queries']:,} queries x {found['depth']} docs)"), "",
                 bench_readers.render_readers(found)]
+    if report.get("bring"):
+        out += ["", "## Bring your own data: data sets, retrievers, runs as tools write them",
+                "", bench_bring.render_bring(report["bring"])]
     if report.get("many_measures"):
         out += ["", "## 30 trec_eval measures at once, end to end from DataFrames", ""]
         out += many_measures.render(report["many_measures"])
@@ -786,6 +790,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--reader-baseline", type=Path,
                         help="file to frame: also time the ragmetrics package in this folder "
                              "(e.g. git archive main ragmetrics, unpacked)")
+    parser.add_argument("--no-bring", action="store_true",
+                        help="skip 'bring your own data': read_dataset against pandas, "
+                             "run_retriever's overhead and cache, runs as tools write them")
+    parser.add_argument("--bring-docs", type=int, default=1_000_000,
+                        help="documents of the generated BEIR folder (default 1,000,000)")
     parser.add_argument("--no-readers", action="store_true",
                         help="skip the file-to-frame table")
     parser.add_argument("--many-measures-size", default="medium",
@@ -882,6 +891,9 @@ def main(argv=None) -> int:
         report["readers"] = bench_readers.run_readers(
             n_queries=args.reader_queries, repeat=args.reader_repeat,
             baseline=args.reader_baseline, seed=args.seed, log=_print)
+    if not args.no_bring:
+        _print("[bring your own data] read_dataset, run_retriever, runs as tools write them ...")
+        report["bring"] = bench_bring.run_bring(docs=args.bring_docs, log=_print)
     if args.many_measures_size != "none":
         # Before the sizes: their budgets then shrink by its time (--max-minutes).
         _print(f"[30 measures] ragmetrics and pytrec_eval at {args.many_measures_size} ...")

@@ -1,4 +1,5 @@
-"""Read runs and judgments from files: TREC, CSV, TSV, JSONL and Parquet, exactly or not at all.
+"""Read runs and judgments from files: TREC, CSV, TSV, JSONL and Parquet, exactly or not at all;
+and runs as retrieval tools write them: BEIR, LlamaIndex, OpenInference (Phoenix) spans.
 
 Two readers take any format (told by ``format=``, the file name or the content):
 
@@ -19,6 +20,15 @@ text that matches no document or several reported in :class:`TextMatches`);
 :func:`read_ragas_samples` reads RAGAS samples (JSONL, CSV, JSON) as a
 :class:`~ragmetrics.io.dataset_model.Dataset`, and ``read_run(path, format="ragas")``
 their run.
+
+The tools' layouts (:mod:`ragmetrics.io.run_layouts`) are read by ``format=`` only, never
+guessed, from a file or the object the tool returned: ``"beir"``, BEIR's results JSON
+``{query_id: {doc_id: score}}`` (:func:`read_beir_results`); ``"llamaindex"``,
+LlamaIndex's ``RetrievalEvalResult`` records, run and judgments
+(:func:`read_llamaindex_results`); ``"openinference"``, the ``RETRIEVER`` spans of an
+Arize Phoenix or OpenTelemetry export (:func:`read_openinference_spans`). The last two
+return a :class:`ToolRun` (the run, the judgments, the query texts) and can take a data
+set's queries to turn query texts into its ids.
 
 Three promises hold for every reader and every format:
 
@@ -56,21 +66,33 @@ from .dataset_model import Dataset
 from .formats import FORMATS, read_qrels, read_run, sniff_format
 from .frames import read_golden, read_results
 from .ragas_samples import read_ragas_samples
+from .run_layouts import (
+    RUN_LAYOUTS,
+    ToolRun,
+    read_beir_results,
+    read_llamaindex_results,
+    read_openinference_spans,
+)
 from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
 __all__ = [
     "DATASET_FORMATS",
     "FORMATS",
+    "RUN_LAYOUTS",
     "Dataset",
     "FormatError",
     "TextIndex",
     "TextMatches",
+    "ToolRun",
     "dataset_layout_of",
     "match_texts",
     "normalize_whitespace",
+    "read_beir_results",
     "read_dataset",
     "read_golden",
+    "read_llamaindex_results",
+    "read_openinference_spans",
     "read_qrels",
     "read_ragas_samples",
     "read_results",

@@ -21,6 +21,7 @@ from ..errors import FormatError
 from ..validation import check_choice
 from .frames import read_golden, read_results
 from .ragas_samples import is_ragas_file, read_ragas_samples
+from .run_layouts import RUN_LAYOUTS, read_run_layout
 from .source import (
     ReadOnce,
     compression_of,
@@ -137,18 +138,30 @@ def _is_headerless_trec(path) -> bool:
 
 def read_run(path, *, format: str | None = None, extra_fields: str = "error",
              duplicates: str = "keep") -> pd.DataFrame:
-    """Read a run (a retriever's results) from a TREC, CSV, TSV, JSONL or Parquet file.
+    """Read a run (a retriever's results) from a TREC, CSV, TSV, JSONL or Parquet file,
+    or from what a retrieval tool writes (BEIR, LlamaIndex, OpenInference spans).
 
     Parameters
     ----------
     path : str or os.PathLike
-        The file, compressed or not (gzip, bzip2, xz; Zstandard with pyarrow).
-    format : {"trec", "csv", "tsv", "jsonl", "ndjson", "parquet"}, optional
+        The file, compressed or not (gzip, bzip2, xz; Zstandard with pyarrow). For the
+        tools' layouts, also the object the tool returned (a dict, a list of records, a
+        DataFrame).
+    format : {"trec", "csv", "tsv", "jsonl", "ndjson", "parquet", "beir", "llamaindex", \
+"openinference", "ragas"}, optional
         By default from the name (``.csv``, ``.tsv``, ``.jsonl``, ``.ndjson``,
         ``.parquet``, before a compression suffix); any other name is read as TREC when
         its first line has 6 fields. A ``.tsv`` whose first line is a TREC line is TREC.
-        ``"ragas"``: RAGAS samples (JSONL, CSV or JSON), their ``retrieved_context_ids``
-        or ``retrieved_contexts`` (:func:`~ragmetrics.io.ragas_samples.read_ragas_samples`).
+        Of the tools' layouts, RAGAS samples (``"ragas"``: a JSONL, CSV or JSON file
+        whose records have ``user_input``; their ``retrieved_context_ids`` or
+        ``retrieved_contexts``, :func:`~ragmetrics.io.read_ragas_samples`) are told by
+        their fields; the others are never guessed: ``"beir"`` (results JSON
+        ``{query_id: {doc_id: score}}``, :func:`read_beir_results`), ``"llamaindex"``
+        (``RetrievalEvalResult`` records, the query text as query id,
+        :func:`read_llamaindex_results`), ``"openinference"`` (the ``RETRIEVER`` spans
+        of a Phoenix or OpenTelemetry export, the trace id as query id,
+        :func:`read_openinference_spans`); those readers take the options (query ids
+        from a data set's texts, the judgments LlamaIndex's records carry).
     extra_fields : {"error", "ignore"}, default "error"
         TREC runs only: a line of more than 6 fields is refused, since an id with a
         space in it shifts every field after it; ``"ignore"`` ignores what follows the
@@ -161,7 +174,8 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error",
     -------
     pandas.DataFrame
         ``query_id``, ``doc_id`` and ``rank`` and/or ``score``: :func:`read_trec_run`
-        for TREC files, :func:`read_results` for the others.
+        for TREC files, :func:`read_results` for tables, the ``run`` of the tools'
+        readers for their layouts (BEIR's: ``score`` alone, the score decides).
 
     Examples
     --------
@@ -174,6 +188,10 @@ def read_run(path, *, format: str | None = None, extra_fields: str = "error",
     1       q1     d1     2    7.0     bm25
     """
     check_choice(extra_fields, EXTRA_FIELDS, "extra_fields")
+    if format in RUN_LAYOUTS:  # a tool's layout: a file, or the object the tool returned
+        return read_run_layout(path, format, duplicates=duplicates)
+    if format is not None:
+        check_choice(format, (*FORMATS, *RUN_LAYOUTS, "ragas"), "format")
     path = read_once(path)  # a pipe: read once, to tell its format and to read it
     if format == "ragas" or (format is None and is_ragas_file(path)):
         run = read_ragas_samples(path).run

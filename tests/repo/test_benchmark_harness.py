@@ -329,3 +329,32 @@ def test_the_30_measure_case_asks_both_libraries_for_the_same_30_and_they_agree(
     lines = many_measures.render(found)
     assert any(line.startswith("| pytrec_eval |") for line in lines)
     assert len(qrels)
+
+
+@pytest.mark.slow
+def test_bring_your_own_data_times_all_three_doors_and_renders_them(monkeypatch):
+    # make bench's "bring your own data" section on small sizes: every door measured,
+    # the ratios computed from the times, the report names each target.
+    from benchmarks import bring_your_own, retriever_runs, run_layouts
+
+    def small_retriever(argv):
+        return real_retriever(["--queries", "200", "--cached", "1000", "--repeat", "1"])
+
+    def small_layouts(argv):
+        return real_layouts(["--queries", "20", "--depth", "50", "--spans", "20",
+                             "--documents", "10", "--repeat", "1"])
+
+    real_retriever, real_layouts = retriever_runs.main, run_layouts.main
+    monkeypatch.setattr(retriever_runs, "main", small_retriever)
+    monkeypatch.setattr(run_layouts, "main", small_layouts)
+    found = bring_your_own.run_bring(docs=500, log=lambda *a: None)
+    data, ret = found["dataset"], found["retriever"]
+    assert (data["docs"], data["queries"]) == (500, 100)
+    assert data["ratio"] == data["seconds"]["ragmetrics"] / data["seconds"]["pandas"]
+    assert (ret["queries"], ret["cached_queries"], ret["floor"]) == (200, 1000, 200 * 0.001 / 8)
+    assert ret["called (threads)"] >= ret["floor"]  # the retriever sleeps 1 ms a call
+    assert set(found["layouts"]["sizes"]) == {"beir", "openinference"}
+    text = bring_your_own.render_bring(found)
+    assert f"ratio {data['ratio']:.2f} (target <= 1)" in text
+    assert "target 1.3x" in text and "(target < 2 s)" in text
+    assert "| openinference | ragmetrics |" in text
