@@ -138,13 +138,19 @@ class Baseline:
 
 
 def _jsonable(value):
-    """``value`` with what JSON cannot hold written as text (a provenance's paths)."""
-    try:
-        json.dumps(value, allow_nan=False)
+    """``value`` as JSON holds it: mappings and sequences walked, numbers that are not
+    finite as null, anything else JSON has no type for (a provenance's paths) as text."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, bool)):
         return value
-    except (TypeError, ValueError):
-        return json.loads(json.dumps(value, default=str, allow_nan=True)
-                          .replace("NaN", "null").replace("Infinity", "null"))
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value) if math.isfinite(value) else None
+    return str(value)
 
 
 def qrels_fingerprint(qrels) -> dict:
