@@ -6,14 +6,15 @@
     ragmetrics evaluate --evidence E --chunks C RUN [--chunks C2 RUN2 ...]   # chunkings
     ragmetrics audit QRELS_A QRELS_B [RUN ...]          # check two judgment sets
     ragmetrics trec_eval [-q] [-c] [-m MEASURE]... QRELS RUN   # trec_eval, drop-in
+    ragmetrics gate BASELINE QRELS RUN --fail-if "ndcg@10 worse by 0.01"   # a CI gate
 
 One module per subcommand (:mod:`~ragmetrics.cli.evaluate`, :mod:`~ragmetrics.cli.audit`,
-:mod:`~ragmetrics.cli.trec_eval`), each with
+:mod:`~ragmetrics.cli.trec_eval`, :mod:`~ragmetrics.cli.gate`), each with
 ``add_parser(subcommands)`` and ``run(args)``, registered in :data:`COMMANDS`; what they
 share is in :mod:`~ragmetrics.cli.common`. This module runs the command and turns errors
 into exit statuses, the same for every subcommand:
 
-- 0 on success;
+- 0 on success (``gate``: 3 when the gate failed);
 - 2 on bad input (a file missing, unreadable or malformed, with its line number; an
   unknown metric; an output that would replace an input), with one line on stderr
   saying what is wrong;
@@ -36,13 +37,13 @@ import traceback
 
 from ..errors import InputError
 from ..safe_text import terminal_text
-from . import audit, evaluate, trec_eval
+from . import audit, evaluate, gate, trec_eval
 from .common import Parser
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The subcommands, by name: each module adds its parser and runs its work.
-COMMANDS = {"evaluate": evaluate, "audit": audit, "trec_eval": trec_eval}
+COMMANDS = {"evaluate": evaluate, "audit": audit, "trec_eval": trec_eval, "gate": gate}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,8 @@
 ::
 
     ragmetrics evaluate GOLDEN RUN [RUN ...] [--metrics recall@10,ndcg@10] [--k 5,10,20]
-                        [--report out.html|out.md] [--per-query out.csv] [--names A,B] ...
+                        [--report out.html|out.md] [--per-query out.csv] [--names A,B]
+                        [--save-baseline base.json] ...
     ragmetrics evaluate --evidence E [--documents D] --chunks C RUN [RUN ...]
                         [--chunks C2 RUN2 ...] [--metrics span_recall@10,span_iou@10] ...
 
@@ -52,6 +53,12 @@ table by the name of the pipe):
   rank score run_name``). A run line of more fields is refused (an id with a space in
   it shifts every field after it) unless ``--trec-extra-fields ignore``, which ignores
   what follows the run name, as trec_eval does.
+
+**A baseline for a regression gate.** ``--save-baseline base.json`` writes the run's
+per-query values on every metric evaluated, the judgments' fingerprint, the conventions,
+the metrics and the run file's path and hash, for ``ragmetrics gate``
+(:mod:`ragmetrics.cli.gate`). It saves one run: with several, the one ``--baseline``
+names (without ``--baseline`` it is refused, rather than guessing which).
 
 **Outputs never replace inputs.** ``--report`` and ``--per-query`` are checked before
 anything is read: an output that is an input (the same file, through links too), two
@@ -102,6 +109,7 @@ from .common import (
     load_run,
     number,
 )
+from .gate import save_run_baseline
 from .runs import deferred_runs, return_freed_memory_at_once
 
 __all__ = ["PARALLEL_FROM", "add_parser", "run"]
@@ -156,6 +164,10 @@ def add_parser(subcommands) -> None:
                      help="write a report: .html (self-contained) or .md")
     cmd.add_argument("--per-query", metavar="FILE",
                      help="write every per-query value to this .csv")
+    cmd.add_argument("--save-baseline", metavar="FILE",
+                     help="write a baseline for ragmetrics gate (.json): the per-query values "
+                     "of the run (with several runs, of the one --baseline names), the "
+                     "judgments' fingerprint, the conventions and the metrics")
     cmd.add_argument("--wide", action="store_true",
                      help=f"one column per run, even for {LONG_FROM} runs or more (which "
                      "otherwise print one line per metric and run, best first)")
@@ -356,6 +368,13 @@ def run(args) -> int:
         available_cores() if len(run_paths) >= PARALLEL_FROM else 1)
     check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
     check_output_names(args.per_query, "--per-query", (".csv",))
+    check_output_names(args.save_baseline, "--save-baseline", (".json",))
+    if args.save_baseline is not None and spans:
+        raise UsageError("--save-baseline keeps judgments by id (a qrels file or data set); "
+                         "runs judged by --evidence spans cannot be gated yet")
+    if args.save_baseline is not None and len(run_paths) > 1 and args.baseline is None:
+        raise UsageError(f"--save-baseline saves one run: {len(run_paths)} are given; name "
+                         "the one to save with --baseline NAME")
     if spans:
         inputs = [("--evidence", args.evidence)]
         inputs += [("--documents", args.documents)] if args.documents is not None else []
@@ -363,7 +382,8 @@ def run(args) -> int:
     else:
         inputs = [("GOLDEN", args.golden)]
     inputs += [("RUN", path) for path in run_paths]
-    check_outputs({"--report": args.report, "--per-query": args.per_query}, inputs)
+    check_outputs({"--report": args.report, "--per-query": args.per_query,
+                   "--save-baseline": args.save_baseline}, inputs)
 
     explicit = {c.keyword for c in CONVENTIONS if getattr(args, c.keyword) is not None}
     conventions = {c.keyword: c.default if getattr(args, c.keyword) is None
@@ -429,6 +449,7 @@ def run(args) -> int:
             write_per_query_csv(evaluations, args.per_query)
             print(terminal_text(f"per-query values written to {args.per_query}"),
                   file=sys.stderr)
+        _save_baseline(args, evaluations, judgments, names, run_paths)
         return 0
     comparison = compare(
         runs,
@@ -454,4 +475,13 @@ def run(args) -> int:
     if args.per_query is not None:
         write_per_query_csv(comparison, args.per_query)
         print(terminal_text(f"per-query values written to {args.per_query}"), file=sys.stderr)
+    _save_baseline(args, comparison.evaluations, judgments, names, run_paths)
     return 0
+
+
+def _save_baseline(args, evaluations, judgments, names, run_paths) -> None:
+    """``--save-baseline``: the one run, or the one ``--baseline`` names."""
+    if args.save_baseline is not None:
+        name = args.baseline or names[0]
+        save_run_baseline(args.save_baseline, evaluations[name], judgments, name=name,
+                          run_path=run_paths[names.index(name)])
