@@ -15,13 +15,16 @@ import sys
 import warnings
 from pathlib import Path
 
+from ..conventions import CONVENTIONS, Conventions
 from ..errors import DatasetCoverageWarning, InputError
 from ..io import dataset_layout_of, read_dataset, read_qrels, read_run
 from ..io.source import ReadOnce, is_stream, read_once, read_stdin
+from ..presets import PRESETS, preset_conventions
 from ..safe_text import terminal_text
 from ..validation import MAX_COUNT, decimal_number, whole_number
 
-__all__ = ["STDIN", "Parser", "UsageError", "check_output_names", "count", "existing_file",
+__all__ = ["STDIN", "Parser", "UsageError", "add_convention_options", "check_output_names",
+           "conventions_from_options", "count", "existing_file",
            "input_files", "integer", "load_qrels", "load_run", "number"]
 
 
@@ -200,3 +203,46 @@ def check_output_names(path_text: str | None, option: str, extensions) -> None:
         raise UsageError(
             f"{option} {path_text}: the file name must end in {' or '.join(extensions)}"
         )
+
+
+# -- the conventions' options, one per row of the conventions table -------------------
+
+
+def add_convention_options(group, *, preset_help: str, detailed: bool = True) -> None:
+    """``--preset`` and one option per row of :data:`~ragmetrics.conventions.CONVENTIONS`,
+    with no argparse default, so that an option given by name is told from one left out
+    (``--preset`` refuses one that contradicts it; ``ragmetrics gate`` uses the baseline's
+    when none is given). ``detailed`` spells out every choice in the help."""
+    group.add_argument("--preset", choices=tuple(PRESETS), default=None, help=preset_help)
+    for convention in CONVENTIONS:
+        default = ("none" if convention.default is None
+                   else convention.default if convention.choices
+                   else format(convention.default, "g"))
+        if convention.choices:
+            meanings = "; ".join(f"{c.value}: {c.description}" for c in convention.choices)
+            helped = (f"{convention.label} ({meanings}; default: {default})" if detailed
+                      else convention.label)
+            group.add_argument(convention.cli_option, choices=convention.values,
+                               default=None, help=helped)
+        else:
+            helped = (f"{convention.label}: {convention.number.format(value='N')} "
+                      f"(default: {default})" if detailed else convention.label)
+            group.add_argument(convention.cli_option, metavar="N",
+                               type=count if convention.keyword == "max_retrieved" else number,
+                               default=None, help=helped)
+
+
+def conventions_from_options(args) -> tuple[dict, set]:
+    """The conventions the options make (each left out at its default, then ``--preset``'s
+    bundle, which refuses an option that contradicts it), and the keywords given by name.
+    A bad value is refused here, before any file is read."""
+    explicit = {c.keyword for c in CONVENTIONS if getattr(args, c.keyword) is not None}
+    conventions = {c.keyword: c.default if getattr(args, c.keyword) is None
+                   else getattr(args, c.keyword) for c in CONVENTIONS}
+    Conventions(**conventions)
+    if args.preset is not None:
+        try:
+            conventions = preset_conventions(args.preset, conventions, explicit=explicit)
+        except InputError as error:
+            raise UsageError(f"--preset {args.preset}: {error}") from None
+    return conventions, explicit

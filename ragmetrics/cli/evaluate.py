@@ -78,7 +78,7 @@ import sys
 from pathlib import Path
 
 from ..comparison import DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
-from ..conventions import CONVENTIONS, Conventions
+from ..conventions import Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..evaluation.in_parallel import available_cores, can_start_workers
@@ -86,7 +86,7 @@ from ..io import DATASET_FORMATS, dataset_layout_of
 from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.registry import metric_info
-from ..presets import PRESETS, preset_conventions
+from ..presets import PRESETS
 from ..progress import resampling_callback
 from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
 from ..reports.long_text import LONG_FROM, to_long_text
@@ -100,8 +100,9 @@ from ..validation import MAX_COUNT, whole_number
 from .common import (
     STDIN,
     UsageError,
+    add_convention_options,
     check_output_names,
-    count,
+    conventions_from_options,
     existing_file,
     input_files,
     integer,
@@ -235,26 +236,10 @@ def add_parser(subcommands) -> None:
     policies = cmd.add_argument_group(
         "conventions", "how ties, grades and gaps are scored; the defaults are trec_eval's "
         "(with -c)")
-    policies.add_argument("--preset", choices=tuple(PRESETS), default=None,
-                          help="another tool's rules, as a bundle of these conventions: "
-                          + "; ".join(f"{p.name}: {p.tool}" for p in PRESETS.values())
-                          + " (an option that contradicts the preset is an error)")
-    for convention in CONVENTIONS:  # one option per row of the conventions table
-        if convention.choices:
-            meanings = "; ".join(f"{c.value}: {c.description}" for c in convention.choices)
-            # No argparse default: an option given by name is told from one left out, so
-            # that --preset can refuse one that contradicts it.
-            policies.add_argument(convention.cli_option, choices=convention.values,
-                                  default=None,
-                                  help=f"{convention.label} ({meanings}; default: "
-                                  f"{convention.default})")
-        else:
-            policies.add_argument(convention.cli_option, metavar="N",
-                                  type=count if convention.keyword == "max_retrieved" else number,
-                                  default=None,
-                                  help=f"{convention.label}: "
-                                  f"{convention.number.format(value='N')} (default: "
-                                  f"{'none' if convention.default is None else format(convention.default, 'g')})")
+    add_convention_options(
+        policies, preset_help="another tool's rules, as a bundle of these conventions: "
+        + "; ".join(f"{p.name}: {p.tool}" for p in PRESETS.values())
+        + " (an option that contradicts the preset is an error)")
 
 
 # -- arguments -> inputs ---------------------------------------------------------------
@@ -385,15 +370,7 @@ def run(args) -> int:
     check_outputs({"--report": args.report, "--per-query": args.per_query,
                    "--save-baseline": args.save_baseline}, inputs)
 
-    explicit = {c.keyword for c in CONVENTIONS if getattr(args, c.keyword) is not None}
-    conventions = {c.keyword: c.default if getattr(args, c.keyword) is None
-                   else getattr(args, c.keyword) for c in CONVENTIONS}
-    Conventions(**conventions)  # the options' own errors, before any file is read
-    if args.preset is not None:
-        try:
-            conventions = preset_conventions(args.preset, conventions, explicit=explicit)
-        except InputError as error:
-            raise UsageError(f"--preset {args.preset}: {error}") from None
+    conventions, _ = conventions_from_options(args)  # bad values refused before any file is read
     parse_metric_names(metrics)
 
     show_progress = sys.stderr.isatty() and not args.quiet

@@ -44,26 +44,26 @@ import json
 import sys
 from pathlib import Path
 
-from ..conventions import CONVENTIONS, Conventions
+from ..conventions import CONVENTIONS
 from ..errors import InputError
 from ..gate import MIN_SEGMENT_QUERIES, check_gate, load_baseline, parse_rules, ratchet_baseline
 from ..gate.baseline import baseline_from_evaluation, file_sha256, write_baseline
 from ..io import DATASET_FORMATS
 from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
-from ..presets import PRESETS, preset_conventions
 from ..reports.output_files import check_outputs, write_atomic
 from ..safe_text import terminal_text
 from .common import (
     STDIN,
     UsageError,
+    add_convention_options,
     check_output_names,
+    conventions_from_options,
     count,
     existing_file,
     load_qrels,
     load_run,
 )
-from .common import number as number_type
 
 __all__ = ["EXIT_FAILED", "add_parser", "run", "save_run_baseline"]
 
@@ -123,32 +123,16 @@ def add_parser(subcommands) -> None:
     policies = cmd.add_argument_group(
         "conventions", "by default the baseline's; given, they must be the baseline's (a "
         "baseline scored otherwise is stale)")
-    policies.add_argument("--preset", choices=tuple(PRESETS), default=None,
-                          help="another tool's rules, as for ragmetrics evaluate")
-    for convention in CONVENTIONS:  # the options of ragmetrics evaluate, by the same table
-        if convention.choices:
-            policies.add_argument(convention.cli_option, choices=convention.values,
-                                  default=None, help=convention.label)
-        else:
-            policies.add_argument(convention.cli_option, metavar="N", default=None,
-                                  type=count if convention.keyword == "max_retrieved"
-                                  else number_type, help=convention.label)
+    add_convention_options(policies, preset_help="another tool's rules, as for ragmetrics "
+                           "evaluate", detailed=False)
 
 
 def _conventions(args) -> tuple[dict, str | None] | None:
     """The conventions the options make (as ``ragmetrics evaluate`` makes them), or None
     when none is given (the baseline's are used)."""
-    explicit = {c.keyword for c in CONVENTIONS if getattr(args, c.keyword) is not None}
-    if not explicit and args.preset is None:
+    if args.preset is None and all(getattr(args, c.keyword) is None for c in CONVENTIONS):
         return None
-    conventions = {c.keyword: c.default if getattr(args, c.keyword) is None
-                   else getattr(args, c.keyword) for c in CONVENTIONS}
-    Conventions(**conventions)
-    if args.preset is not None:
-        try:
-            conventions = preset_conventions(args.preset, conventions, explicit=explicit)
-        except InputError as error:
-            raise UsageError(f"--preset {args.preset}: {error}") from None
+    conventions, _ = conventions_from_options(args)
     return conventions, args.preset
 
 
