@@ -816,6 +816,22 @@ def _documents(attributes: Mapping) -> list | None:
     return [indexed.get(i) for i in range(max(indexed) + 1)]
 
 
+def _parent_id(span: Mapping):
+    """The id of the span's parent (``parent_id``, OTLP's ``parentSpanId``), or None."""
+    context = span.get("context") if isinstance(span.get("context"), Mapping) else {}
+    return next((v for v in (span.get("parent_id"), span.get("parentSpanId"),
+                             context.get("parent_id")) if v not in (None, "")), None)
+
+
+def _lists_documents(attributes: Mapping) -> bool:
+    """Whether a span's attributes name a retrieved document, flat or nested."""
+    listed = _lookup(attributes, "retrieval.documents")
+    if listed is not None:
+        return not isinstance(listed, (list, tuple, Mapping, np.ndarray)) or len(listed) > 0
+    return any(isinstance(key, str) and key.startswith("retrieval.documents.")
+               for key in attributes)
+
+
 _FIELDS = ("id", "score", "content", "metadata")
 _FLAT_KEYS: dict[str, list[str]] = {field: [] for field in _FIELDS}
 _NONE = type(None)
@@ -879,7 +895,14 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
     ``input.value``, and the documents retrieved, in order:
     ``retrieval.documents.N.document.id``, ``.document.score``, ``.document.content``,
     ``.document.metadata``. The document at index ``N`` has rank ``N + 1``. Spans of any
-    other kind are skipped and counted (:attr:`ToolRun.skipped`).
+    other kind are skipped and counted (:attr:`ToolRun.skipped`), and so is a
+    ``RETRIEVER`` span that lists no document when its parent is a ``RETRIEVER`` span or
+    when another ``RETRIEVER`` span of its trace lists documents: LlamaIndex's
+    instrumentation writes two spans for each ``retrieve`` call,
+    ``VectorIndexRetriever.retrieve`` with the documents and the query text, around
+    ``VectorIndexRetriever._retrieve`` with neither (its ``input.value`` is the call's
+    arguments as JSON). Any other ``RETRIEVER`` span with no document is a query that
+    retrieved nothing.
 
     The spans may come as any of the shapes the tools write, one span per record:
 
@@ -976,6 +999,9 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
     seen: dict[str, str] = {}
     skipped = 0
     field = f"document.{key}"
+    retrievers = []
+    traces_with_documents: set = set()
+    retriever_ids: set = set()
     for line, span in _span_records(place, records):
         if not isinstance(span, Mapping):
             raise place.error(f"expected a span (a JSON object), got {_kind(span)}", line)
@@ -983,6 +1009,18 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
         kind = _lookup(attributes, "openinference.span.kind") or span.get("span_kind")
         if not isinstance(kind, str) or kind.upper() != "RETRIEVER":
             skipped += 1
+            continue
+        lists = _lists_documents(attributes)
+        if lists and isinstance(trace_id, (str, int)):
+            traces_with_documents.add(trace_id)
+        if isinstance(span_id, (str, int)):
+            retriever_ids.add(span_id)
+        retrievers.append((line, span_id, trace_id, _parent_id(span), attributes, lists))
+    for line, span_id, trace_id, parent, attributes, lists in retrievers:
+        if not lists and ((isinstance(parent, (str, int)) and parent in retriever_ids)
+                          or (isinstance(trace_id, (str, int))
+                              and trace_id in traces_with_documents)):
+            skipped += 1  # a call inside a retrieval (LlamaIndex's _retrieve in retrieve)
             continue
         if span_id is None:
             raise place.error("a RETRIEVER span has no span id (context.span_id)", line)
