@@ -999,34 +999,17 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
     seen: dict[str, str] = {}
     skipped = 0
     field = f"document.{key}"
-    retrievers = []
+    deferred = []  # RETRIEVER spans that list no document: kept unless inside a retrieval
     traces_with_documents: set = set()
     retriever_ids: set = set()
-    for line, span in _span_records(place, records):
-        if not isinstance(span, Mapping):
-            raise place.error(f"expected a span (a JSON object), got {_kind(span)}", line)
-        span_id, trace_id, attributes = _span_fields(span)
-        kind = _lookup(attributes, "openinference.span.kind") or span.get("span_kind")
-        if not isinstance(kind, str) or kind.upper() != "RETRIEVER":
-            skipped += 1
-            continue
-        lists = _lists_documents(attributes)
-        if lists and isinstance(trace_id, (str, int)):
-            traces_with_documents.add(trace_id)
-        if isinstance(span_id, (str, int)):
-            retriever_ids.add(span_id)
-        retrievers.append((line, span_id, trace_id, _parent_id(span), attributes, lists))
-    for line, span_id, trace_id, parent, attributes, lists in retrievers:
-        if not lists and ((isinstance(parent, (str, int)) and parent in retriever_ids)
-                          or (isinstance(trace_id, (str, int))
-                              and trace_id in traces_with_documents)):
-            skipped += 1  # a call inside a retrieval (LlamaIndex's _retrieve in retrieve)
-            continue
+    order: list[int] = []  # each query's span among the spans read, for the queries frame
+
+    def query_of(line, span_id, trace_id, text) -> tuple[str, str]:
+        """The span's query id and its name in messages, checked."""
         if span_id is None:
             raise place.error("a RETRIEVER span has no span id (context.span_id)", line)
         span_id = _id(span_id, "the span id", place, line)
         name = f"span {span_id!r}"
-        text = _lookup(attributes, "input.value")
         if mode == "input" and not (isinstance(text, str) and text):
             raise place.error(f"RETRIEVER {name} has no query text (input.value), got "
                               f"{_kind(text)}", line)
@@ -1044,6 +1027,26 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
         _refuse_second_ranking(seen, this, name, place, line, hint)
         query_ids.append(this)
         texts.append(text if isinstance(text, str) else "")
+        return this, name
+
+    for number, (line, span) in enumerate(_span_records(place, records)):
+        if not isinstance(span, Mapping):
+            raise place.error(f"expected a span (a JSON object), got {_kind(span)}", line)
+        span_id, trace_id, attributes = _span_fields(span)
+        kind = _lookup(attributes, "openinference.span.kind") or span.get("span_kind")
+        if not isinstance(kind, str) or kind.upper() != "RETRIEVER":
+            skipped += 1
+            continue
+        if isinstance(span_id, (str, int)):
+            retriever_ids.add(span_id)
+        text = _lookup(attributes, "input.value")
+        if not _lists_documents(attributes):
+            deferred.append((number, line, span_id, trace_id, _parent_id(span), text))
+            continue
+        if isinstance(trace_id, (str, int)):
+            traces_with_documents.add(trace_id)
+        this, name = query_of(line, span_id, trace_id, text)
+        order.append(number)
         start = len(run_d)
         flat = _flat_documents(attributes) if key == "id" else None
         if flat is not None:  # the usual span: every document checked at once
@@ -1071,6 +1074,16 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
                                 else _score(score, where, place, line))
         if duplicates == "error":
             _refuse_repeated_doc(run_d, start, this, "documents", place, line)
+    for number, line, span_id, trace_id, parent, text in deferred:
+        if ((isinstance(parent, (str, int)) and parent in retriever_ids)
+                or (isinstance(trace_id, (str, int)) and trace_id in traces_with_documents)):
+            skipped += 1  # a call inside a retrieval (LlamaIndex's _retrieve in retrieve)
+            continue
+        query_of(line, span_id, trace_id, text)  # a query that retrieved nothing
+        order.append(number)
+    if deferred:  # the queries in the order of their spans
+        query_ids, texts = ([v for _, v in sorted(zip(order, values, strict=True))]
+                            for values in (query_ids, texts))
     have = [s is not None for s in found_scores]
     if any(have) and not all(have):
         row = have.index(False) if have[0] else have.index(True)
