@@ -42,21 +42,21 @@ NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "ragmetrics/tests/data/run_layouts")
 # (name, text): the name only seeds the node's UUID.
 CORPUS = [
     ("green-tea", ("Green tea leaves are steamed or pan fired soon after picking, so the "
-                  "leaves stay green and the tea tastes fresh.")),
+                   "leaves stay green and the tea tastes fresh.")),
     ("black-tea", ("Black tea leaves are rolled and left to oxidise before drying, which "
-                  "turns the leaves dark and the tea strong.")),
+                   "turns the leaves dark and the tea strong.")),
     ("tea-water", ("Brew green tea with water below boiling, about 80 degrees, for two "
-                  "minutes; boiling water makes green tea bitter.")),
+                   "minutes; boiling water makes green tea bitter.")),
     ("espresso", ("Espresso is brewed by forcing hot water through finely ground coffee "
-                 "under pressure for about 25 seconds.")),
+                  "under pressure for about 25 seconds.")),
     ("cold-brew", ("Cold brew coffee steeps coarse grounds in cold water for twelve hours "
-                  "or more, then the grounds are filtered out.")),
+                   "or more, then the grounds are filtered out.")),
     ("bike-chain", ("Clean and oil a bicycle chain every few hundred kilometres; a dry "
-                   "chain wears the gears fast.")),
+                    "chain wears the gears fast.")),
     ("bike-tyres", ("Road bicycle tyres are pumped to six to eight bar; check the pressure "
-                   "every week because tyres lose air.")),
+                    "every week because tyres lose air.")),
     ("train-night", ("Night trains leave in the evening and arrive in the morning, so the "
-                    "journey costs no day of travel.")),
+                     "journey costs no day of travel.")),
 ]
 
 # (query id, question, the names of the nodes that answer it)
