@@ -816,6 +816,22 @@ def _documents(attributes: Mapping) -> list | None:
     return [indexed.get(i) for i in range(max(indexed) + 1)]
 
 
+def _parent_id(span: Mapping):
+    """The id of the span's parent (``parent_id``, OTLP's ``parentSpanId``), or None."""
+    context = span.get("context") if isinstance(span.get("context"), Mapping) else {}
+    return next((v for v in (span.get("parent_id"), span.get("parentSpanId"),
+                             context.get("parent_id")) if v not in (None, "")), None)
+
+
+def _lists_documents(attributes: Mapping) -> bool:
+    """Whether a span's attributes name a retrieved document, flat or nested."""
+    listed = _lookup(attributes, "retrieval.documents")
+    if listed is not None:
+        return not isinstance(listed, (list, tuple, Mapping, np.ndarray)) or len(listed) > 0
+    return any(isinstance(key, str) and key.startswith("retrieval.documents.")
+               for key in attributes)
+
+
 _FIELDS = ("id", "score", "content", "metadata")
 _FLAT_KEYS: dict[str, list[str]] = {field: [] for field in _FIELDS}
 _NONE = type(None)
@@ -879,7 +895,14 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
     ``input.value``, and the documents retrieved, in order:
     ``retrieval.documents.N.document.id``, ``.document.score``, ``.document.content``,
     ``.document.metadata``. The document at index ``N`` has rank ``N + 1``. Spans of any
-    other kind are skipped and counted (:attr:`ToolRun.skipped`).
+    other kind are skipped and counted (:attr:`ToolRun.skipped`), and so is a
+    ``RETRIEVER`` span that lists no document when its parent is a ``RETRIEVER`` span or
+    when another ``RETRIEVER`` span of its trace lists documents: LlamaIndex's
+    instrumentation writes two spans for each ``retrieve`` call,
+    ``VectorIndexRetriever.retrieve`` with the documents and the query text, around
+    ``VectorIndexRetriever._retrieve`` with neither (its ``input.value`` is the call's
+    arguments as JSON). Any other ``RETRIEVER`` span with no document is a query that
+    retrieved nothing.
 
     The spans may come as any of the shapes the tools write, one span per record:
 
@@ -976,19 +999,17 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
     seen: dict[str, str] = {}
     skipped = 0
     field = f"document.{key}"
-    for line, span in _span_records(place, records):
-        if not isinstance(span, Mapping):
-            raise place.error(f"expected a span (a JSON object), got {_kind(span)}", line)
-        span_id, trace_id, attributes = _span_fields(span)
-        kind = _lookup(attributes, "openinference.span.kind") or span.get("span_kind")
-        if not isinstance(kind, str) or kind.upper() != "RETRIEVER":
-            skipped += 1
-            continue
+    deferred = []  # RETRIEVER spans that list no document: kept unless inside a retrieval
+    traces_with_documents: set = set()
+    retriever_ids: set = set()
+    order: list[int] = []  # each query's span among the spans read, for the queries frame
+
+    def query_of(line, span_id, trace_id, text) -> tuple[str, str]:
+        """The span's query id and its name in messages, checked."""
         if span_id is None:
             raise place.error("a RETRIEVER span has no span id (context.span_id)", line)
         span_id = _id(span_id, "the span id", place, line)
         name = f"span {span_id!r}"
-        text = _lookup(attributes, "input.value")
         if mode == "input" and not (isinstance(text, str) and text):
             raise place.error(f"RETRIEVER {name} has no query text (input.value), got "
                               f"{_kind(text)}", line)
@@ -1006,6 +1027,26 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
         _refuse_second_ranking(seen, this, name, place, line, hint)
         query_ids.append(this)
         texts.append(text if isinstance(text, str) else "")
+        return this, name
+
+    for number, (line, span) in enumerate(_span_records(place, records)):
+        if not isinstance(span, Mapping):
+            raise place.error(f"expected a span (a JSON object), got {_kind(span)}", line)
+        span_id, trace_id, attributes = _span_fields(span)
+        kind = _lookup(attributes, "openinference.span.kind") or span.get("span_kind")
+        if not isinstance(kind, str) or kind.upper() != "RETRIEVER":
+            skipped += 1
+            continue
+        if isinstance(span_id, (str, int)):
+            retriever_ids.add(span_id)
+        text = _lookup(attributes, "input.value")
+        if not _lists_documents(attributes):
+            deferred.append((number, line, span_id, trace_id, _parent_id(span), text))
+            continue
+        if isinstance(trace_id, (str, int)):
+            traces_with_documents.add(trace_id)
+        this, name = query_of(line, span_id, trace_id, text)
+        order.append(number)
         start = len(run_d)
         flat = _flat_documents(attributes) if key == "id" else None
         if flat is not None:  # the usual span: every document checked at once
@@ -1033,6 +1074,16 @@ def read_openinference_spans(source, *, queries=None, query_id: str | None = Non
                                 else _score(score, where, place, line))
         if duplicates == "error":
             _refuse_repeated_doc(run_d, start, this, "documents", place, line)
+    for number, line, span_id, trace_id, parent, text in deferred:
+        if ((isinstance(parent, (str, int)) and parent in retriever_ids)
+                or (isinstance(trace_id, (str, int)) and trace_id in traces_with_documents)):
+            skipped += 1  # a call inside a retrieval (LlamaIndex's _retrieve in retrieve)
+            continue
+        query_of(line, span_id, trace_id, text)  # a query that retrieved nothing
+        order.append(number)
+    if deferred:  # the queries in the order of their spans
+        query_ids, texts = ([v for _, v in sorted(zip(order, values, strict=True))]
+                            for values in (query_ids, texts))
     have = [s is not None for s in found_scores]
     if any(have) and not all(have):
         row = have.index(False) if have[0] else have.index(True)

@@ -9,7 +9,12 @@ import pandas as pd
 import pytest
 
 from ragmetrics import evaluate
-from ragmetrics.io import read_beir_results, read_llamaindex_results, read_openinference_spans
+from ragmetrics.io import (
+    read_beir_results,
+    read_dataset,
+    read_llamaindex_results,
+    read_openinference_spans,
+)
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -64,3 +69,48 @@ def test_openinference_spans_match_pytrec_eval():
                        strict=True):
         pytrec_run.setdefault(q, {})[d] = float(s)  # a tie (0.82): pytrec_eval's order
     _check(result.run, qrels, pytrec_run)
+
+
+# -- the samples written by the tools themselves (tests/data/run_layouts/*/make_sample.py)
+
+
+def test_beir_sample_matches_pytrec_eval_and_beirs_own_means():
+    path = DATA / "beir" / "sample_results.json"
+    qrels = read_dataset(DATA / "beir" / "sample").qrels
+    run = read_beir_results(path)
+    _check(run, qrels, json.loads(path.read_text()))
+    # What BEIR's EvaluateRetrieval.evaluate and evaluate_custom("mrr") reported for these
+    # results, means over the queries rounded to 5 digits.
+    beir = json.loads((DATA / "beir" / "sample_metrics.json").read_text())
+    names = {"NDCG": "ndcg", "MAP": "map", "Recall": "recall", "P": "precision", "MRR": "mrr"}
+    ours = {f"{names[key.split('@')[0]]}@{key.split('@')[1]}": value
+            for key, value in beir.items()}
+    assert len(ours) == 15
+    means = evaluate(run, qrels, list(ours)).per_query.mean()
+    for metric, value in ours.items():
+        assert round(float(means[metric]), 5) == value, metric
+
+
+def test_llamaindex_sample_matches_pytrec_eval():
+    dataset = read_dataset(DATA / "llamaindex" / "sample_dataset.json")
+    result = read_llamaindex_results(DATA / "llamaindex" / "sample_results.json",
+                                     queries=dataset)
+    pytrec_run: dict = {}
+    for q, d, r in zip(result.run["query_id"], result.run["doc_id"], result.run["rank"],
+                       strict=True):
+        pytrec_run.setdefault(q, {})[d] = float(100 - r)  # rank order as descending scores
+    assert set(pytrec_run) == {"q1", "q2", "q3", "q4", "q5"}
+    _check(result.run, dataset.qrels, pytrec_run)
+
+
+def test_openinference_sample_matches_pytrec_eval():
+    dataset = read_dataset(DATA / "llamaindex" / "sample_dataset.json")
+    for name in ("sample_console_spans.json", "sample_otlp.json"):
+        result = read_openinference_spans(DATA / "openinference" / name, queries=dataset)
+        pytrec_run: dict = {}
+        for q, d, s in zip(result.run["query_id"], result.run["doc_id"], result.run["score"],
+                           strict=True):
+            pytrec_run.setdefault(q, {})[d] = float(s)
+        assert set(pytrec_run) == {"q2", "q4", "q5"}  # q3: nothing retrieved
+        _check(result.run, dataset.qrels[dataset.qrels["query_id"].isin(pytrec_run)],
+               pytrec_run)
