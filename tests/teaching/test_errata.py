@@ -169,7 +169,7 @@ def test_the_intro_of_08_lists_its_sections():
     intro = re.findall(r"^\d+\. ", nb.cells[0].source, flags=re.MULTILINE)
     headings = [line for c in nb.cells if c.cell_type == "markdown"
                 for line in c.source.splitlines() if re.match(r"^## \d+\. ", line)]
-    assert len(intro) == len(headings) == 12
+    assert len(intro) == len(headings) == 13
 
 
 def test_single_query_values_are_rr_not_mrr():

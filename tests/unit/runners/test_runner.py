@@ -120,8 +120,13 @@ def test_async_retrievers_inside_a_running_event_loop():
     async def notebook_cell():  # as in Jupyter: the loop is running already
         return run_retriever(dense, QUERIES)
 
-    run = asyncio.run(notebook_cell())
-    assert run["doc_id"].tolist() == ["d1", "d2", "d3", "d4", "d5", "d6"]
+    # In a thread of its own, with a loop of its own: the test's thread may hold a loop
+    # another test left set (Playwright's sync API does), and asyncio.run refuses to nest.
+    found = []
+    cell = threading.Thread(target=lambda: found.append(asyncio.run(notebook_cell())))
+    cell.start()
+    cell.join()
+    assert found[0]["doc_id"].tolist() == ["d1", "d2", "d3", "d4", "d5", "d6"]
 
 
 def test_retries_back_off_exponentially_on_the_listed_exceptions():
