@@ -36,7 +36,7 @@ from .formatting import format_percent
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
 
-__all__ = ["SNIPPET_CHARS", "snippet", "verdict_list", "verdict_sentences",
+__all__ = ["SNIPPET_CHARS", "snippet", "verdict_lines", "verdict_list", "verdict_sentences",
            "warnings_summary"]
 
 #: How many characters of a passage the drill-downs show (cut on a word).
@@ -126,10 +126,10 @@ def verdict_sentences(comparison: Comparison, metric: str) -> tuple[str, ...]:
     if len(c.systems) < 2:
         row = c.summary.loc[(metric, c.baseline)]
         digits = _decimals(row["mean"])
-        return (f"{c.baseline} scores {row['mean']:.{digits}f} on {label} "
+        return ((f"{c.baseline} scores {row['mean']:.{digits}f} on {label} "
                 f"[{format_percent(c.confidence)} CI {row['low']:.{digits}f}, "
                 f"{row['high']:.{digits}f}] over {_questions(int(row['n_queries']))}; one "
-                "system: nothing to compare it with.",)
+                "system: nothing to compare it with."),)
     mde = power_table(c.per_query, c.systems, (metric,), alpha=c.alpha)["mde"]
     level = format_percent(c.difference_confidence)
     sentences = []
@@ -194,3 +194,27 @@ def verdict_list(comparison: Comparison, *, skip: str | None = None) -> tuple[st
             lines.append(f"{_label(metric)}: {who}{row['verdict']}, "
                          f"{_difference(row, digits, level)}, {p}")
     return tuple(lines)
+
+
+def verdict_lines(heading: str, sentences, others, warnings_line: str) -> list[str]:
+    """The verdict as lines of plain text, what a terminal shows first: the heading and
+    its sentences, the other metrics' verdicts, and the warnings' count (listed at the
+    end).
+
+    Examples
+    --------
+    >>> for line in verdict_lines("Verdict on MRR", ["b is better than a."], ["Recall@1: b "
+    ...                           "better"], "2 warnings"):
+    ...     print(line)
+    Verdict on MRR:
+      b is better than a.
+    Other metrics:
+      - Recall@1: b better
+    2 warnings (listed at the end)
+    """
+    lines = [f"{heading}:"] + [f"  {s}" for s in sentences]
+    if others:
+        lines += ["Other metrics:"] + [f"  - {line}" for line in others]
+    if warnings_line:
+        lines.append(f"{warnings_line} (listed at the end)")
+    return lines
