@@ -32,7 +32,8 @@ __all__ = ["query_texts", "shown_texts"]
 
 def query_texts(queries) -> dict | None:
     """``{query_id: text}`` from ``queries``: a mapping, a Series, or a table (DataFrame,
-    records or file) of ``query_id, text``; None for None.
+    records or file) of ``query_id, text``; None for None. A query whose text is missing
+    (None or NaN, as in a data set of judgments alone) is left out: it shows no text.
 
     Examples
     --------
@@ -62,6 +63,8 @@ def query_texts(queries) -> dict | None:
         if len(found) != len(ids):
             repeated = pd.Series(ids)[pd.Series(ids).duplicated()].iloc[0]
             raise InputValueError(f"queries: query {repeated!r} is given twice")
+    found = {q: t for q, t in found.items()
+             if t is not None and not (isinstance(t, float) and t != t)}  # NaN: missing
     for query_id, text in found.items():
         if not isinstance(text, str):
             raise InputTypeError(f"queries: the text of query {query_id!r} must be a str, "
