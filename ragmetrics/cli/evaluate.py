@@ -84,12 +84,12 @@ from pathlib import Path
 
 from ..comparison import DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
 from ..comparison.options import chosen_primary
-from ..io.dataset_layouts import read_texts
 from ..conventions import CONVENTIONS, Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..evaluation.in_parallel import available_cores, can_start_workers
 from ..io import DATASET_FORMATS, dataset_layout_of
+from ..io.dataset_layouts import read_texts
 from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.registry import metric_info

@@ -19,6 +19,7 @@ shown as text, never as markup (the renderers escape it, as they escape ids).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import pandas as pd
@@ -64,7 +65,7 @@ def query_texts(queries) -> dict | None:
             repeated = pd.Series(ids)[pd.Series(ids).duplicated()].iloc[0]
             raise InputValueError(f"queries: query {repeated!r} is given twice")
     found = {q: t for q, t in found.items()
-             if t is not None and not (isinstance(t, float) and t != t)}  # NaN: missing
+             if t is not None and not (isinstance(t, float) and math.isnan(t))}
     for query_id, text in found.items():
         if not isinstance(text, str):
             raise InputTypeError(f"queries: the text of query {query_id!r} must be a str, "

@@ -52,9 +52,9 @@ def test_better_sentence():
     p = c.tests.loc[("mrr", "new"), "p_adjusted"]
     assert 0.001 <= p < 0.05
     assert c.verdict() == (
-        f"new is better than old on MRR by {sentence_numbers(c, 'mrr', 'new')}, "
+        (f"new is better than old on MRR by {sentence_numbers(c, 'mrr', 'new')}, "
         f"p = {p:.3f} after Holm over 2 metrics, 30 questions; the smallest difference "
-        f"these questions can detect (80% power) is {mde(c, 'mrr', 'new')}.",)
+        f"these questions can detect (80% power) is {mde(c, 'mrr', 'new')}."),)
     assert sentence_numbers(c, "mrr", "new").startswith("+0.333 [97.5% CI ")
     assert c.headline == c.verdict()[0]
 
@@ -65,9 +65,9 @@ def test_worse_sentence_and_p_below_a_thousandth():
     assert c.primary == "ndcg@10"
     assert c.tests.loc[("ndcg@10", "old"), "p_adjusted"] < 0.001
     assert c.verdict() == (
-        f"old is worse than new on nDCG@10 by {sentence_numbers(c, 'ndcg@10', 'old')}, "
+        (f"old is worse than new on nDCG@10 by {sentence_numbers(c, 'ndcg@10', 'old')}, "
         "p < 0.001 after Holm over 2 metrics, 60 questions; the smallest difference "
-        f"these questions can detect (80% power) is {mde(c, 'ndcg@10', 'old')}.",)
+        f"these questions can detect (80% power) is {mde(c, 'ndcg@10', 'old')}."),)
 
 
 def test_no_significant_difference_sentence():
@@ -80,9 +80,9 @@ def test_no_significant_difference_sentence():
     row = c.tests.loc[("mrr", "b")]
     assert row["verdict"] == "no significant difference"
     assert c.verdict() == (
-        f"b and a show no significant difference on MRR: {sentence_numbers(c, 'mrr', 'b')}, "
+        (f"b and a show no significant difference on MRR: {sentence_numbers(c, 'mrr', 'b')}, "
         f"p = {row['p_adjusted']:.3f} after Holm over 1 metric, 40 questions; the smallest "
-        f"difference these questions can detect (80% power) is {mde(c, 'mrr', 'b')}.",)
+        f"difference these questions can detect (80% power) is {mde(c, 'mrr', 'b')}."),)
 
 
 def test_undecided_sentence():
@@ -94,10 +94,10 @@ def test_undecided_sentence():
     row = c.tests.loc[("mrr", "b")]
     assert not row["decided"]
     assert c.verdict() == (
-        f"b against a on MRR is undecided: p = {row['p_adjusted']:.3f} after Holm over 1 "
+        (f"b against a on MRR is undecided: p = {row['p_adjusted']:.3f} after Holm over 1 "
         "metric stays within Monte Carlo error of alpha = 0.05 after 200 resamples; the "
         f"difference is {sentence_numbers(c, 'mrr', 'b')}, 40 questions. More resamples "
-        "(n_resamples, --resamples) may decide it.",)
+        "(n_resamples, --resamples) may decide it."),)
 
 
 def test_not_tested_and_one_system_sentences():
@@ -108,8 +108,8 @@ def test_not_tested_and_one_system_sentences():
     qrels, old, _ = two_way()
     one = compare({"old": old}, qrels, ["mrr"], n_resamples=100)
     assert one.verdict() == (
-        "old scores 0.500 on MRR [95% CI 0.500, 0.500] over 30 questions; one system: "
-        "nothing to compare it with.",)
+        ("old scores 0.500 on MRR [95% CI 0.500, 0.500] over 30 questions; one system: "
+        "nothing to compare it with."),)
     assert verdict_list(one) == ()
 
 
@@ -122,10 +122,10 @@ def test_many_systems_and_other_corrections_are_named():
     assert "after Benjamini-Hochberg over 4 claims (2 metrics x 2 systems), 30 questions" in first
     assert second.startswith("same and old show no significant difference on MRR: +0.0000 ")
     assert verdict_list(c, skip="mrr") == (
-        f"Recall@1: new vs old: new better, {sentence_numbers(c, 'recall@1', 'new')}, "
-        f"p = {c.tests.loc[('recall@1', 'new'), 'p_adjusted']:.3f}",
-        f"Recall@1: same vs old: no significant difference, "
-        f"{sentence_numbers(c, 'recall@1', 'same', 4)}, p = 1.000",
+        (f"Recall@1: new vs old: new better, {sentence_numbers(c, 'recall@1', 'new')}, "
+        f"p = {c.tests.loc[('recall@1', 'new'), 'p_adjusted']:.3f}"),
+        (f"Recall@1: same vs old: no significant difference, "
+        f"{sentence_numbers(c, 'recall@1', 'same', 4)}, p = 1.000"),
     )
     plain = compare({"old": old, "new": new}, qrels, ["mrr"], n_resamples=300,
                     correction="none")
@@ -220,7 +220,8 @@ def test_every_warning_is_folded_under_one_line_that_counts_them():
     assert markdown.split("## Warnings\n")[1].count("- **Warning:** ") == 3
     one = compare({"old": old, "new": new}, qrels, ["ndcg@10", "mrr", "recall@1"],
                   n_resamples=200)
-    assert warnings_summary(1) == "1 warning" and warnings_summary(0) == "0 warnings"
+    assert warnings_summary(1) == "1 warning"
+    assert warnings_summary(0) == "0 warnings"
     assert f"<summary>{warnings_summary(len(one.warnings))}</summary>" in to_html(one,
                                                                               figures=False)
 
@@ -275,7 +276,8 @@ def test_questions_and_passages_sit_beside_the_ids(support):
     assert ranking.heading[1] == f" — {snippet(support.query_texts[query_id], 120)}"
     first = ranking.table.rows[0]
     assert first[2] == snippet(support.document_texts[first[1]])
-    assert len(first[2]) <= 81 and first[2].endswith("…")
+    assert len(first[2]) <= 81
+    assert first[2].endswith("…")
 
 
 def test_snippets_cut_on_a_word():
@@ -312,13 +314,14 @@ def hostile_texts():
     old = {q: ["junk", "gold"] for q in qrels}
     new = {q: ["gold"] for q in qrels}
     return compare({"old": old, "new": new}, qrels, ["mrr", "ndcg@10"], n_resamples=50,
-                   queries={q: HOSTILE_QUESTION for q in qrels},
+                   queries=dict.fromkeys(qrels, HOSTILE_QUESTION),
                    documents={"gold": HOSTILE_PASSAGE, "junk": HOSTILE_PASSAGE})
 
 
 def test_hostile_texts_are_text_in_html(hostile_texts):
     page = to_html(hostile_texts, figures=False)
-    assert "<script" not in page and "<img" not in page
+    assert "<script" not in page
+    assert "<img" not in page
     shown = html.escape(snippet(HOSTILE_PASSAGE))
     assert f"<td>{shown}</td>" in page
     assert html.escape(snippet(HOSTILE_QUESTION, 120)) in page
@@ -327,7 +330,8 @@ def test_hostile_texts_are_text_in_html(hostile_texts):
 
 def test_hostile_texts_are_text_in_markdown_and_the_terminal(hostile_texts):
     markdown = to_markdown(hostile_texts)
-    assert "<script" not in markdown and "<img" not in markdown
+    assert "<script" not in markdown
+    assert "<img" not in markdown
     assert "&lt;script&gt;alert('q')&lt;/script&gt;" in markdown
     assert not re.search(r"(?<!\\)\]\(javascript", markdown)
     assert "\\| why?" in markdown  # no table break
@@ -374,7 +378,8 @@ def test_the_command_takes_primary_title_and_texts(tmp_path, capsys):
     assert "<h1>Support &lt;bot&gt;</h1>" in page
     assert "<h2>Verdict on MRR</h2>" in page
     # The data set's questions and corpus sit beside the ids.
-    assert "<th>question</th>" in page and "<th>passage</th>" in page
+    assert "<th>question</th>" in page
+    assert "<th>passage</th>" in page
     # A qrels file with --queries and --documents does the same.
     md = tmp_path / "report.md"
     assert main(["evaluate", str(demo / "golden.csv"), *runs, "--metrics", "ndcg@10,mrr",
@@ -384,7 +389,8 @@ def test_the_command_takes_primary_title_and_texts(tmp_path, capsys):
     capsys.readouterr()
     text = md.read_text(encoding="utf-8")
     assert text.splitlines()[2] == "## Verdict on nDCG@10"
-    assert "| query_id | question |" in text and " | passage | " in text
+    assert "| query_id | question |" in text
+    assert " | passage | " in text
 
 
 @pytest.mark.parametrize(("extra", "message"), [
