@@ -98,7 +98,7 @@ def test_the_verdict_opens_the_page_and_the_texts_stay_text(browser, tmp_path):
     old = {q: ["junk", "gold"] for q in qrels}
     new = {q: ["gold"] if i % 4 else ["junk", "x", "gold"] for i, q in enumerate(qrels)}
     result = compare({"old": old, "new": new}, qrels, ["mrr", "ndcg@10"], n_resamples=200,
-                     queries={q: QUESTION for q in qrels},
+                     queries=dict.fromkeys(qrels, QUESTION),
                      documents={"gold": PASSAGE, "junk": PASSAGE, "x": PASSAGE})
     path = tmp_path / "verdict.html"
     path.write_text(result.to_html(title="Support bot"), encoding="utf-8")
