@@ -24,8 +24,8 @@ from ..safe_text import terminal_text
 from ..validation import MAX_COUNT, decimal_number, whole_number
 
 __all__ = ["STDIN", "Parser", "UsageError", "add_convention_options", "check_output_names",
-           "conventions_from_options", "count", "existing_file",
-           "input_files", "integer", "load_qrels", "load_run", "number"]
+           "conventions_from_options", "count", "existing_file", "input_files", "integer",
+           "load_golden", "load_qrels", "load_run", "number"]
 
 
 class UsageError(InputError):
@@ -158,6 +158,15 @@ def load_qrels(path_text, label: str = "GOLDEN", *, dataset_format: str | None =
     or of a data set (:func:`ragmetrics.io.read_dataset`): a folder (BEIR, MTEB), a data
     set file (LlamaIndex's JSON), or any path when ``dataset_format`` is given. ``split``
     (default ``test``) is the data set's; a plain qrels file has none, and refuses one."""
+    return load_golden(path_text, label, dataset_format=dataset_format, split=split)[0]
+
+
+def load_golden(path_text, label: str = "GOLDEN", *, dataset_format: str | None = None,
+                split: str | None = None, documents: bool = False):
+    """``(qrels, queries, documents)`` of GOLDEN, as :func:`load_qrels` reads it: a data
+    set's questions (``query_id, text``) and, with ``documents``, its corpus (``doc_id,
+    text``), for the report's drill-downs; None for each a plain qrels file (or a layout
+    without documents) lacks."""
     if isinstance(path_text, ReadOnce):
         layout = None
     else:
@@ -170,20 +179,22 @@ def load_qrels(path_text, label: str = "GOLDEN", *, dataset_format: str | None =
         if split is not None:
             raise UsageError(f"--split {split} is for data sets (a BEIR or MTEB folder, a "
                              f"LlamaIndex file); {label} {path_text} is a qrels file")
-        return read_qrels(existing_file(path_text, label))
+        return read_qrels(existing_file(path_text, label)), None, None
     if not Path(path_text).exists():
         raise UsageError(f"{label} file or folder not found: {path_text}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DatasetCoverageWarning)
         dataset = read_dataset(path_text, format=layout, split=split or "test",
-                               documents=False)
+                               documents=documents)
     for warning in caught:  # one line each, as the command's other notes
         if issubclass(warning.category, DatasetCoverageWarning):
             print(terminal_text(f"ragmetrics: warning: {warning.message}"), file=sys.stderr)
         else:
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
-    return dataset.qrels
+    queries = dataset.queries[dataset.queries["text"].notna()]  # a layout may have none
+    queries = queries if len(queries) else None
+    return dataset.qrels, queries, dataset.documents
 
 
 def load_run(path_text: str, *, extra_fields: str = "error", duplicates: str = "error",

@@ -37,8 +37,20 @@ reported with its file and line.
 BEIR folder (``queries.jsonl``, ``corpus.jsonl``, ``qrels/<split>.tsv``), an MTEB data
 set saved locally (``corpus/``, ``queries/``, ``qrels/``) or a LlamaIndex
 ``EmbeddingQAFinetuneDataset`` JSON file, told by its layout
-(:func:`ragmetrics.io.read_dataset`; its judgments only, the corpus is not read).
+(:func:`ragmetrics.io.read_dataset`: its judgments and questions; its corpus only when a
+``--report`` is written).
 ``--dataset-format`` forces a layout, ``--split`` picks the split (default ``test``).
+
+**The verdict first.** The output, and the report, open with one sentence per run
+against the baseline on the primary metric (``--primary``; default nDCG@10 if computed,
+else the first metric): better, worse, no significant difference or undecided, with the
+difference, its interval, the corrected p-value, the questions and the smallest
+difference they can detect; then the other metrics' verdicts, a line each, and the
+warnings' count (listed at the end). ``--title`` names the report. ``--queries``
+(``query_id, text``) and, without ``--evidence``, ``--documents`` (``doc_id, text``: the
+runs' ids) put each question and each passage's first words beside the ids in the
+report's drill-downs; a data set as GOLDEN gives its own (its corpus is read only for a
+report).
 
 **File formats** (:func:`ragmetrics.io.read_run`, :func:`ragmetrics.io.read_qrels`), by
 name first, then by content, compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``) or not.
@@ -78,11 +90,13 @@ import sys
 from pathlib import Path
 
 from ..comparison import DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
+from ..comparison.options import chosen_primary
 from ..conventions import Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..evaluation.in_parallel import available_cores, can_start_workers
 from ..io import DATASET_FORMATS, dataset_layout_of
+from ..io.dataset_layouts import read_texts
 from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.registry import metric_info
@@ -106,7 +120,7 @@ from .common import (
     existing_file,
     input_files,
     integer,
-    load_qrels,
+    load_golden,
     load_run,
     number,
 )
@@ -163,6 +177,16 @@ def add_parser(subcommands) -> None:
                      help="the run the others are tested against (default: the first)")
     cmd.add_argument("--report", metavar="FILE",
                      help="write a report: .html (self-contained) or .md")
+    cmd.add_argument("--title", metavar="TEXT", default=None,
+                     help="the report's title (default: Retrieval evaluation); needs --report")
+    cmd.add_argument("--primary", metavar="METRIC", default=None,
+                     help="the metric the verdict is about, said first in the output and "
+                     "the report, with the drill-downs on it (default: ndcg@10 if computed, "
+                     "else the first metric)")
+    cmd.add_argument("--queries", metavar="FILE", default=None,
+                     help="the questions, query_id (or _id, id) and text (.jsonl, .csv, "
+                     ".tsv, .parquet): shown beside the query ids in the report's "
+                     "drill-downs (default: a data set's questions, when GOLDEN is one)")
     cmd.add_argument("--per-query", metavar="FILE",
                      help="write every per-query value to this .csv")
     cmd.add_argument("--save-baseline", metavar="FILE",
@@ -195,8 +219,11 @@ def add_parser(subcommands) -> None:
                        "[, relevance] (or quote); a row with a query_id alone is a question "
                        "without evidence. No GOLDEN is given with it")
     spans.add_argument("--documents", metavar="FILE",
-                       help="the documents: doc_id, text (to locate quotes and chunk texts, "
-                       "count tokens, check offsets)")
+                       help="the documents: doc_id (or _id, id), text. With --evidence: the "
+                       "documents the spans point into (to locate quotes and chunk texts, "
+                       "count tokens, check offsets). Without: the runs' ids are theirs, and "
+                       "the report's drill-downs show each passage's first words beside its "
+                       "id (default: a data set's corpus, when GOLDEN is one)")
     spans.add_argument("--chunks", metavar=("CHUNKS", "RUN"), nargs="+", action="append",
                        help="a chunking (chunk_id, doc_id, start, end or text), then the runs "
                        "retrieved from it; repeat for each chunking")
@@ -297,7 +324,7 @@ def _names(text: str | None, runs: list[str]) -> list[str]:
 # -- the command -----------------------------------------------------------------------
 
 
-_SPAN_OPTIONS = ("documents", "chunks", "rule", "threshold", "unit", "overlap")
+_SPAN_OPTIONS = ("chunks", "rule", "threshold", "unit", "overlap")
 
 
 def _span_runs(args) -> list[tuple[str, str]]:
@@ -321,6 +348,14 @@ def _span_runs(args) -> list[tuple[str, str]]:
     return [(path, group[0]) for group in groups for path in group[1:]]
 
 
+def _texts(path_text: str, option: str):
+    """``id, text`` (and ``title``) of a --queries or --documents file, ids checked."""
+    query = option == "--queries"
+    return read_texts(existing_file(path_text, option), what=option,
+                      ids=("query_id" if query else "doc_id", "_id", "id"),
+                      id_name="query_id" if query else "doc_id", title=not query)
+
+
 def run(args) -> int:
     """``ragmetrics evaluate``: print the comparison, write the reports; 0 on success."""
     spans = args.evidence is not None
@@ -342,6 +377,13 @@ def run(args) -> int:
     names = _names(args.names, run_paths)
     if args.baseline is not None and args.baseline not in names:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the run names {names}")
+    if args.title is not None and args.report is None:
+        raise UsageError("--title names the report: give --report FILE too")
+    if args.primary is not None:
+        try:
+            chosen_primary(args.primary, metrics)
+        except InputError as error:
+            raise UsageError(f"--primary: {error}") from None
     if args.means_only and args.report is not None:
         raise UsageError("--report shows intervals and tests, which --means-only leaves "
                          "out: drop one of them")
@@ -366,6 +408,8 @@ def run(args) -> int:
         inputs += [("--chunks", path) for path in dict.fromkeys(c for _, c in pairs)]
     else:
         inputs = [("GOLDEN", args.golden)]
+        inputs += [("--documents", args.documents)] if args.documents is not None else []
+    inputs += [("--queries", args.queries)] if args.queries is not None else []
     inputs += [("RUN", path) for path in run_paths]
     check_outputs({"--report": args.report, "--per-query": args.per_query,
                    "--save-baseline": args.save_baseline}, inputs)
@@ -388,6 +432,10 @@ def run(args) -> int:
                         + [("RUN", path) for path in run_paths])
     golden = None if spans else args.golden if as_dataset else files.pop(0)
     run_files = files
+    # The texts the report's drill-downs show beside the ids: --queries and (without
+    # --evidence) --documents, else a data set's own (its corpus only for a report).
+    questions = None if args.queries is None else _texts(args.queries, "--queries")
+    passages = None
     if spans:
         documents = (None if args.documents is None
                      else existing_file(args.documents, "--documents"))
@@ -402,8 +450,14 @@ def run(args) -> int:
                                duplicates=args.duplicates)
                 for name, path in zip(names, run_files, strict=True)}
     else:
-        judgments, chunks = load_qrels(golden, dataset_format=args.dataset_format,
-                                       split=args.split), None
+        if args.documents is not None:
+            passages = _texts(args.documents, "--documents")
+        judgments, dataset_queries, dataset_documents = load_golden(
+            golden, dataset_format=args.dataset_format, split=args.split,
+            documents=as_dataset and args.report is not None and passages is None)
+        chunks = None
+        questions = dataset_queries if questions is None else questions
+        passages = dataset_documents if passages is None else passages
         try:
             check_judgments(judgments, metrics, **conventions, preset=args.preset)
         except InputError as error:
@@ -433,6 +487,9 @@ def run(args) -> int:
         judgments,
         metrics,
         chunks=chunks,
+        queries=questions,
+        **({} if spans else {"documents": passages}),
+        primary=args.primary,
         baseline=args.baseline,
         alpha=args.alpha,
         confidence=args.confidence,
@@ -447,7 +504,8 @@ def run(args) -> int:
     )
     print(to_long_text(comparison) if long_form else to_text(comparison))
     if args.report is not None:
-        write_report(comparison, args.report)
+        write_report(comparison, args.report, **({} if args.title is None
+                                                 else {"title": args.title}))
         print(terminal_text(f"report written to {args.report}"), file=sys.stderr)
     if args.per_query is not None:
         write_per_query_csv(comparison, args.per_query)

@@ -93,6 +93,13 @@ class Comparison:
         ``cached`` queries), ``k`` and ``config_hash``
         (:func:`~ragmetrics.comparison.systems.retriever_summaries`); the reports show
         them in a table of their own, beside the metrics. None when no run carries them.
+    primary : str
+        The metric the verdict is about (:meth:`verdict`): ``compare(primary=...)``, by
+        default ``"ndcg@10"`` if compared, else the first metric.
+    query_texts, document_texts : dict or None
+        ``{query_id: text}`` and ``{doc_id: text}`` given to :func:`ragmetrics.compare`
+        (``queries=``, ``documents=``), shown beside the ids in the drill-downs
+        (:mod:`ragmetrics.comparison.shown_texts`); None when not given.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -120,6 +127,14 @@ class Comparison:
     spans: dict | None = None
     preset: str | None = None
     retrievers: dict | None = None
+    primary: str | None = None
+    query_texts: dict | None = field(default=None, repr=False)
+    document_texts: dict | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.primary is None:  # the default of compare(primary=None)
+            names = list(self.metrics)
+            object.__setattr__(self, "primary", "ndcg@10" if "ndcg@10" in names else names[0])
 
     @property
     def n_queries(self) -> int:
@@ -144,6 +159,38 @@ class Comparison:
         from ..reports.text_report import to_text
 
         return to_text(self)
+
+    def verdict(self, metric: str | None = None) -> tuple[str, ...]:
+        """The verdict in words: one sentence per system against the baseline on ``metric``
+        (default :attr:`primary`), what every report says first.
+
+        Each sentence names the way it went (better, worse, no significant difference,
+        undecided), the difference with its interval, the corrected p-value, the queries
+        and the smallest difference they can detect (:meth:`power`)
+        (:func:`ragmetrics.reports.headline.verdict_sentences`).
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {f"q{i}": {"gold"} for i in range(30)}
+        >>> old = {f"q{i}": ["junk", "gold"] for i in range(30)}
+        >>> new = {f"q{i}": ["gold"] if i < 20 else ["junk", "gold"] for i in range(30)}
+        >>> result = ragmetrics.compare({"old": old, "new": new}, qrels, ["mrr", "recall@1"],
+        ...                             n_resamples=500)
+        >>> print(result.verdict()[0])  # doctest: +NORMALIZE_WHITESPACE
+        new is better than old on MRR by +0.333 [97.5% CI +0.230, +0.437], p = 0.004
+        after Holm over 2 metrics, 30 questions; the smallest difference these questions
+        can detect (80% power) is 0.127.
+        """
+        from ..reports.headline import verdict_sentences
+
+        return verdict_sentences(self, self.primary if metric is None
+                                 else self._check_metric(metric))
+
+    @property
+    def headline(self) -> str:
+        """The verdict on :attr:`primary` as one paragraph (:meth:`verdict`'s sentences)."""
+        return " ".join(self.verdict())
 
     def to_markdown(self, *, title: str = "Retrieval evaluation") -> str:
         """The full report as Markdown: warnings, means, each system against the baseline,

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from ..conventions import Conventions
 from ..errors import InputTypeError, InputValueError
-from ..metrics.registry import MetricSpec
+from ..metrics.registry import MetricSpec, parse_metric
 from ..presets import settle_conventions
-from ..spans.judging import SpanComparison, span_comparison
+from ..spans.judging import SpanComparison, SpanJudgments, span_comparison
 from ..spans.names import default_span_metrics, parse_metric_names
 from ..stats.arguments import (
     check_alpha,
@@ -28,9 +28,10 @@ from ..stats.arguments import (
 )
 from ..stats.corrections import check_correction
 from ..stats.verdicts import MAX_RESAMPLES_FACTOR
+from .shown_texts import shown_texts
 
 __all__ = ["DEFAULT_CUTOFFS", "ComparisonOptions", "check_systems", "chosen_metrics",
-           "comparison_options", "default_metrics"]
+           "chosen_primary", "comparison_options", "default_metrics"]
 
 #: The cut-offs of the default metrics.
 DEFAULT_CUTOFFS = (5, 10, 20)
@@ -91,6 +92,30 @@ def chosen_metrics(metrics, spans: SpanComparison | None) -> list[str]:
     return [metrics] if isinstance(metrics, str) else list(metrics)
 
 
+def chosen_primary(primary, metrics: Sequence[str]) -> str:
+    """The metric the verdict is about: ``primary`` as it is named in ``metrics`` (any
+    spelling of the same metric: ``"mrr"`` is ``"rr"``), by default ``"ndcg@10"`` if
+    compared, else the first metric.
+
+    Examples
+    --------
+    >>> chosen_primary(None, ["mrr", "ndcg@10"]), chosen_primary(None, ["mrr", "recall@5"])
+    ('ndcg@10', 'mrr')
+    >>> chosen_primary("rr", ["recall@5", "mrr"])
+    'mrr'
+    """
+    names = list(metrics)
+    if primary is None:
+        return "ndcg@10" if "ndcg@10" in names else names[0]
+    if not isinstance(primary, str):
+        raise InputTypeError(f"primary must be a metric name (str), got {primary!r}")
+    wanted = parse_metric(primary)
+    for name in names:
+        if parse_metric(name) == wanted:
+            return name
+    raise InputValueError(f"primary {primary!r} is not one of the metrics compared {names}")
+
+
 @dataclass(frozen=True)
 class ComparisonOptions:
     """The options of one :func:`~ragmetrics.comparison.compare` call, checked.
@@ -115,6 +140,9 @@ class ComparisonOptions:
     correction: str
     progress: Callable[[int, int], object] | None
     jobs: int
+    primary: str = ""
+    query_texts: dict | None = None
+    document_texts: dict | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -128,7 +156,8 @@ class ComparisonOptions:
 
 def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, baseline,
                        alpha, confidence, n_resamples, max_resamples, seed, correction,
-                       progress, jobs, preset, conventions: Mapping) -> ComparisonOptions:
+                       progress, jobs, preset, conventions: Mapping, primary=None,
+                       queries=None) -> ComparisonOptions:
     """Check every argument of :func:`~ragmetrics.comparison.compare` (``conventions``: its
     ``**conventions`` keywords), in the order of its signature.
 
@@ -143,10 +172,15 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
     (('new', 'old'), 32000)
     """
     systems = check_systems(systems, baseline)
+    # documents= serves the evidence spans when there are any; else it holds the texts of
+    # the runs' ids, shown in the drill-downs (ragmetrics.comparison.shown_texts).
+    by_spans = evidence is not None or isinstance(qrels, SpanJudgments)
     spans = span_comparison(list(systems), qrels, chunks=chunks, evidence=evidence,
-                            documents=documents)
+                            documents=documents if by_spans else None)
     names = chosen_metrics(metrics, spans)
     specs = parse_metric_names(names)
+    primary = chosen_primary(primary, names)
+    questions, passages = shown_texts(queries, documents, spans=by_spans)
     alpha, confidence = check_alpha(alpha), check_confidence(confidence)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     if max_resamples is None:
@@ -169,4 +203,4 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
         conventions=settle_conventions("compare", preset, conventions), preset=preset,
         alpha=alpha, confidence=confidence, n_resamples=n_resamples,
         max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
-        jobs=jobs)
+        jobs=jobs, primary=primary, query_texts=questions, document_texts=passages)

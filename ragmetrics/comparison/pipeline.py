@@ -54,6 +54,8 @@ def compare(
     chunks=None,
     evidence=None,
     documents=None,
+    queries=None,
+    primary: str | None = None,
     baseline: str | None = None,
     alpha: float = 0.05,
     confidence: float = 0.95,
@@ -84,11 +86,26 @@ def compare(
     chunks : chunking or mapping of str to chunking, optional
         With evidence spans: the chunking the runs retrieve from, one for all systems or
         ``{system: chunking}`` when each has its own (a comparison of chunkings).
-    evidence, documents : optional
+    evidence : optional
         Evidence spans instead of ``qrels`` (``qrels=SpanJudgments(evidence,
         documents=documents)``): every system is scored on the evidence's queries, the
         span metrics on the text it retrieved, the id-based ones with its chunks judged
         by the rule (:mod:`ragmetrics.spans.judging`).
+    documents : DataFrame, mapping, records or file, optional
+        ``doc_id, text`` (e.g. :attr:`ragmetrics.io.Dataset.documents`), one frame for
+        both uses. With ``evidence``: the documents the spans and the chunks' offsets
+        point into (to locate quotes, count tokens, check offsets). With qrels of ids:
+        the runs' ids are these documents' ids, and the report's and the
+        :class:`~ragmetrics.widgets.ComparisonExplorer`'s drill-downs show each ranked
+        passage's first words beside its id (:mod:`ragmetrics.comparison.shown_texts`).
+    queries : DataFrame, mapping, records or file, optional
+        ``query_id, text`` or ``{query_id: text}`` (e.g.
+        :attr:`ragmetrics.io.Dataset.queries`): each question, shown beside its id in
+        the drill-downs. Shown as text, never as markup.
+    primary : str, optional
+        The metric the verdict is about (:meth:`Comparison.verdict`, the first lines of
+        every report): by default ``"ndcg@10"`` if compared, else the first metric. The
+        drill-downs are on it too.
     baseline : str, optional
         The system the others are tested against; by default the first.
     alpha : float, default 0.05
@@ -183,7 +200,7 @@ def compare(
         systems, qrels, metrics, chunks=chunks, evidence=evidence, documents=documents,
         baseline=baseline, alpha=alpha, confidence=confidence, n_resamples=n_resamples,
         max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
-        jobs=jobs, preset=preset, conventions=conventions)
+        jobs=jobs, preset=preset, conventions=conventions, primary=primary, queries=queries)
     names, metrics = options.names, options.metrics
     evaluations, notes = evaluate_all(options.systems, qrels, list(metrics), options.spans,
                                       options.conventions, preset, options.jobs)
@@ -219,4 +236,6 @@ def compare(
         spans=None if spans is None else spans.card(),
         preset=preset,
         retrievers=retriever_summaries(options.systems),  # latency: beside, not in, the metrics
+        primary=options.primary, query_texts=options.query_texts,
+        document_texts=options.document_texts,
     )

@@ -1,10 +1,14 @@
 """The report document: what a report says, built once from a Comparison, in no format yet.
 
-Every report holds the same parts, in this order: what to read the numbers with (the
-warnings: too few queries, one metric alone, queries missing from a run), the means with
-their intervals (metric rows, system columns), each system against the baseline
-(difference, interval, p-values, verdict), the queries that differ most and the worst
-queries (the drill-downs), and the convention card. :func:`build_report` puts them in a
+Every report holds the same parts, in this order: the verdict (one sentence per system
+against the baseline on the primary metric, :func:`~ragmetrics.reports.headline.verdict_sentences`,
+then the other metrics' verdicts in a line each), the warnings as one line with their
+count (too few queries, one metric alone, queries missing from a run: HTML folds them
+under it, text and Markdown list them at the end), what the retrievers cost (latency,
+beside the metrics, not in them), the differences plot, the means with their intervals
+(metric rows, system columns), each system against the baseline (difference, interval,
+p-values, verdict), the queries that differ most and the worst queries (the drill-downs,
+with each question and passage when given), and the convention card. :func:`build_report` puts them in a
 :class:`ReportDocument` of plain text; the renderers (:mod:`~ragmetrics.reports.text_report`,
 :mod:`~ragmetrics.reports.markdown_report`, :mod:`~ragmetrics.reports.html_report`) only
 lay it out and make its user text inert for their format.
@@ -18,9 +22,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from ..conventions import shown
+from ..metrics.registry import parse_metric
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
+from .headline import snippet, verdict_list, warnings_summary
 from .text_tables import (
     TextTable,
     differences_table,
@@ -34,6 +40,7 @@ if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when c
 
 __all__ = [
     "DRILLDOWN_ROWS",
+    "QUESTION_CHARS",
     "RANKINGS_HEADING",
     "RANKINGS_NOTE",
     "WARNINGS_HEADING",
@@ -44,13 +51,17 @@ __all__ = [
     "conventions_line",
     "conventions_text",
     "overview_line",
+    "with_questions",
 ]
 
 #: The queries each drill-down lists.
 DRILLDOWN_ROWS = 10
 
-#: The heading of the warnings, first in a report that has a title.
-WARNINGS_HEADING = "Read this first"
+#: The heading of the warnings' list (at the end of the text and Markdown reports).
+WARNINGS_HEADING = "Warnings"
+
+#: How many characters of a question the drill-down tables show (cut on a word).
+QUESTION_CHARS = 120
 
 #: The heading of the rankings of the queries that differ most, and what they show.
 RANKINGS_HEADING = "The queries that differ most, rank by rank"
@@ -138,7 +149,18 @@ class ReportDocument:
         How each retriever ran (latency per query, cached queries, ``k``, config hash:
         :func:`~ragmetrics.reports.text_tables.retrievers_table`), for runs made by
         :func:`ragmetrics.runners.run_retriever`; None otherwise. A table of its own,
-        after the metrics.
+        right after the verdict: the cost beside the quality, not mixed into it.
+    verdict_heading : str
+        "Verdict on <primary metric>".
+    verdict : tuple of str
+        One sentence per system against the baseline on the primary metric
+        (:meth:`ragmetrics.Comparison.verdict`): what a report says first.
+    other_verdicts : tuple of str
+        The verdict on every other metric, a line each
+        (:func:`~ragmetrics.reports.headline.verdict_list`).
+    difference_figures : tuple of Figure
+        Each system minus the baseline on every metric, shown after the verdict where
+        the format has pictures.
     """
 
     title: str
@@ -153,6 +175,15 @@ class ReportDocument:
     power: Section | None = None
     rankings: tuple[Section, ...] = ()
     retrievers: Section | None = None
+    verdict_heading: str = "Verdict"
+    verdict: tuple[str, ...] = ()
+    other_verdicts: tuple[str, ...] = ()
+    difference_figures: tuple[Figure, ...] = ()
+
+    @property
+    def warnings_line(self) -> str:
+        """The warnings as one line: their count ("7 warnings"); empty without any."""
+        return warnings_summary(len(self.warnings)) if self.warnings else ""
 
     #: The words every renderer puts around the parts: the document's, not the formats'.
     warnings_heading: ClassVar[str] = WARNINGS_HEADING
@@ -189,7 +220,6 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
         Section(
             heading=(system, " vs ", c.baseline, " (baseline)"),
             table=frame_table(tests.xs(system, level="system")),
-            figure=Figure("differences", f"{system} minus {c.baseline}", system),
         )
         for system in c.systems[1:]
     )
@@ -212,9 +242,14 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
         comparison=c,
         power=_power(c) if complete else None,
         rankings=tuple(Section(heading=heading, table=table, caption=caption)
-                       for heading, caption, table in ranking_sections(c, _headline_metric(c)))
+                       for heading, caption, table in ranking_sections(c, c.primary))
         if complete else (),
         retrievers=_retrievers(c),
+        verdict_heading=f"Verdict on {parse_metric(c.primary).pretty_name}",
+        verdict=c.verdict(),
+        other_verdicts=verdict_list(c, skip=c.primary),
+        difference_figures=tuple(Figure("differences", f"{system} minus {c.baseline}", system)
+                                 for system in c.systems[1:]),
     )
 
 
@@ -271,26 +306,31 @@ def _means_caption(c: Comparison) -> str:
     return caption
 
 
-def _headline_metric(comparison: Comparison) -> str:
-    """The metric of the drill-downs: nDCG@10 if there, else the first nDCG, else the first."""
-    names = list(comparison.metrics)
-    if "ndcg@10" in names:
-        return "ndcg@10"
-    return next((m for m in names if m.startswith("ndcg")), names[0])
+def with_questions(frame, texts) -> object:
+    """``frame`` (indexed by query id) with a first column ``question``: each query's text,
+    cut to :data:`QUESTION_CHARS` on a word; ``frame`` itself without texts."""
+    if not texts:
+        return frame
+    frame = frame.copy()
+    frame.insert(0, "question", [snippet(texts.get(q, ""), QUESTION_CHARS)
+                                 for q in frame.index])
+    return frame
 
 
 def _drilldowns(comparison: Comparison) -> tuple[Section, ...]:
-    c, metric, n = comparison, _headline_metric(comparison), DRILLDOWN_ROWS
+    c, metric, n = comparison, comparison.primary, DRILLDOWN_ROWS
+    texts = c.query_texts
     # One piece each: the name in them is escaped with the whole line, as reports always
     # were (a piece of its own would escape brackets differently in a name like "[a](b)").
     differ = [
         Section(heading=(f"Queries where {system} and {c.baseline} differ most on {metric}",),
-                table=frame_table(c.queries_that_differ_most(metric, n, system=system)))
+                table=frame_table(with_questions(
+                    c.queries_that_differ_most(metric, n, system=system), texts)))
         for system in c.systems[1:]
     ]
     worst = [
         Section(heading=(f"Worst queries of {system} on {metric}",),
-                table=frame_table(c.worst_queries(system, metric, n)))
+                table=frame_table(with_questions(c.worst_queries(system, metric, n), texts)))
         for system in c.systems
     ]
     return tuple(differ + worst)

@@ -4,6 +4,8 @@
   differ most, both rankings side by side, rank by rank: the doc, its grade (or that it
   was never judged) and what it adds to the metric
   (:mod:`ragmetrics.evaluation.query_view`), so that a reader sees *why* the query moved.
+  With the texts given to :func:`ragmetrics.compare` (``queries=``, ``documents=``), the
+  heading holds the question and each rank the passage's first words beside its id.
   The HTML report folds each into a ``<details>`` element that opens on a click (no
   script); Markdown shows them as tables.
 - :func:`power_section`: the minimum detectable effect at the queries compared and the
@@ -18,6 +20,7 @@ from ..evaluation.query_view import QueryRankings, shown_by_query
 from ..metrics.registry import parse_metric
 from ..stats.power import DEFAULT_POWER
 from .formatting import format_number, format_percent, format_signed
+from .headline import snippet
 from .text_tables import TextTable
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
@@ -60,6 +63,15 @@ def ranking_sections(comparison: Comparison, metric: str, *, n: int = RANKED_QUE
     rankings = QueryRankings(c.runs, c.qrels, c.conventions)
     spec = parse_metric(metric)
     depth = spec.k or 10
+    questions, passages = c.query_texts or {}, c.document_texts
+
+    def cells(doc) -> tuple[str, ...]:
+        """A rank's doc id, its passage's first words (when texts are given), grade, adds."""
+        doc_id = () if doc is None else (str(doc.doc_id),)
+        text = () if passages is None else (
+            ("",) if doc is None else (snippet(passages.get(doc.doc_id, "")),))
+        return (doc_id or ("",)) + text + (_grade(doc), _adds(doc))
+
     found = []
     for system in c.systems[1:]:
         differ = c.queries_that_differ_most(metric, n, system=system)
@@ -70,16 +82,18 @@ def ranking_sections(comparison: Comparison, metric: str, *, n: int = RANKED_QUE
             for i in range(min(depth, max(len(base), len(other)))):
                 a = base[i] if i < len(base) else None
                 b = other[i] if i < len(other) else None
-                rows.append((str(i + 1),
-                             "" if a is None else str(a.doc_id), _grade(a), _adds(a),
-                             "" if b is None else str(b.doc_id), _grade(b), _adds(b)))
+                rows.append((str(i + 1), *cells(a), *cells(b)))
             caption = (f"{spec.pretty_name}: {c.baseline} {format_number(row[c.baseline])}, "
                        f"{system} {format_number(row[system])}, difference "
                        f"{format_signed(row['difference'])}. Each rank adds its share of "
                        "the value; ranks below the table, if any, add the rest.")
-            table = TextTable(("rank", c.baseline, "grade", "adds", system, "grade", "adds"),
-                          tuple(rows))
-            found.append(((f"Query {query_id}: {system} vs {c.baseline}",), caption, table))
+            text = () if passages is None else ("passage",)
+            table = TextTable(("rank", c.baseline, *text, "grade", "adds",
+                               system, *text, "grade", "adds"), tuple(rows))
+            question = questions.get(query_id)
+            heading = (f"Query {query_id}: {system} vs {c.baseline}",) + (
+                () if not question else (f" — {snippet(question, 120)}",))
+            found.append((heading, caption, table))
     return found
 
 

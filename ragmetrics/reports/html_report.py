@@ -1,6 +1,11 @@
 """The report as one self-contained HTML page: styles and figures inline, no script, no
 external URL, every piece of user text escaped.
 
+The page opens with the verdict (a sentence per system on the primary metric, the other
+metrics' verdicts in a list), then every warning folded under one line that counts them
+(a ``<details>`` element: "7 warnings"), what the retrievers cost, the differences plot,
+and the tables.
+
 The rankings of the queries that differ most are a drill-down that needs no script:
 each query is a ``<details>`` element, closed, that a click (or Enter on its summary)
 opens to show both systems' rankings side by side.
@@ -28,7 +33,8 @@ table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 td { font-variant-numeric: tabular-nums; }
 th { background: #f3f3f3; }
-.warnings { border-left: 0.4em solid #D55E00; background: #fff4ec; padding: 0.5em 1em; }
+.warnings { border-left: 0.4em solid #D55E00; background: #fff4ec; }
+.verdict p { font-size: 1.1em; margin: 0.4em 0; }
 img { max-width: 100%; }
 details { margin: 0.3em 0; border: 1px solid #ccc; border-radius: 3px; padding: 0.2em 0.6em; }
 summary { cursor: pointer; font-weight: 600; padding: 0.2em 0; }
@@ -59,16 +65,26 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{e(document.title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{e(document.title)}</h1>",
+        f'<section class="verdict"><h2>{e(document.verdict_heading)}</h2>',
     ]
+    parts += [f"<p>{e(sentence)}</p>" for sentence in document.verdict]
+    if document.other_verdicts:
+        parts.append("<p>Other metrics:</p><ul>"
+                     + "".join(f"<li>{e(line)}</li>" for line in document.other_verdicts)
+                     + "</ul>")
+    parts.append("</section>")
     if document.warnings:
-        parts.append(f'<div class="warnings"><h2>{e(document.warnings_heading)}</h2><ul>'
+        parts.append(f'<details class="warnings"><summary>{e(document.warnings_line)}'
+                     "</summary><ul>"
                      + "".join(f"<li><strong>Warning:</strong> {e(w)}</li>"
                                for w in document.warnings)
-                     + "</ul></div>")
+                     + "</ul></details>")
     drawn = document.comparison if figures else None
-    retrievers = () if document.retrievers is None else (document.retrievers,)
-    for section in (document.means, *document.against_baseline, *retrievers,
-                    *document.drilldowns):
+    if document.retrievers is not None:
+        parts += _section(document.retrievers, drawn)
+    if drawn is not None:
+        parts += [_image(figure, drawn) for figure in document.difference_figures]
+    for section in (document.means, *document.against_baseline, *document.drilldowns):
         parts += _section(section, drawn)
     if document.power is not None:
         parts += _section(document.power, drawn)
@@ -89,9 +105,13 @@ def _section(section: Section, comparison: Comparison | None) -> list[str]:
         parts.append(f"<p>{html.escape(section.caption)}</p>")
     parts.append(_table(section.table))
     if section.figure is not None and comparison is not None:
-        parts.append(f'<img alt="{html.escape(section.figure.description)}" '
-                     f'src="data:image/png;base64,{_figure_png(section.figure, comparison)}">')
+        parts.append(_image(section.figure, comparison))
     return parts
+
+
+def _image(figure: Figure, comparison: Comparison) -> str:
+    return (f'<img alt="{html.escape(figure.description)}" '
+            f'src="data:image/png;base64,{_figure_png(figure, comparison)}">')
 
 
 def _details(section: Section) -> str:

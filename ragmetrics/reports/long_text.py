@@ -4,7 +4,9 @@ With more than a few systems the wide table of :mod:`~ragmetrics.reports.text_re
 (one column per system) no longer fits a terminal; here each metric lists every system
 by its mean, best first, with its interval and, beside it, the difference from the
 baseline, the corrected p-value and the verdict. ``ragmetrics evaluate`` prints this for
-more than :data:`LONG_FROM` runs (``--wide`` for the wide table).
+more than :data:`LONG_FROM` runs (``--wide`` for the wide table). As in the wide text,
+the verdict on the primary metric comes first, a sentence per system, and the warnings'
+count with it (their list at the end).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..metrics.registry import parse_metric
 from ..safe_text import terminal_text
 from .document import conventions_line, overview_line
 from .formatting import (
@@ -22,6 +25,7 @@ from .formatting import (
     format_percent,
     format_signed,
 )
+from .headline import verdict_lines, verdict_list, warnings_summary
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
@@ -41,7 +45,7 @@ def to_long_text(comparison: Comparison) -> str:
     >>> qrels = {f"q{i}": {"a"} for i in range(30)}
     >>> runs = {"old": {q: ["z", "a"] for q in qrels}, "new": {q: ["a"] for q in qrels}}
     >>> text = to_long_text(compare(runs, qrels, ["mrr", "recall@1"], n_resamples=500))
-    >>> for line in text.splitlines()[:7]:
+    >>> for line in text.splitlines()[6:13]:
     ...     print(line)
     30 queries, 2 systems; mean [95% interval], 500 resamples, seed 0
     <BLANKLINE>
@@ -70,7 +74,10 @@ def to_long_text(comparison: Comparison) -> str:
                           t["verdict"]]
             rows.append(cells)
     table = fixed_width([header, *rows])
-    lines = [overview_line(c), "", *table]
+    label = parse_metric(c.primary).pretty_name
+    lines = verdict_lines(f"Verdict on {label}", c.verdict(), verdict_list(c, skip=c.primary),
+                          warnings_summary(len(c.warnings)) if c.warnings else "")
+    lines += ["", overview_line(c), "", *table]
     if c.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in c.warnings]
     lines += ["", f"Conventions: {conventions_line(c)}"]

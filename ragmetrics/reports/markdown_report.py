@@ -1,5 +1,10 @@
 """The report as Markdown (GitHub-flavoured tables): every part of the report document.
 
+The verdict first (its sentences, the other metrics' verdicts, the warnings' count), then
+what the retrievers cost, the means, each system against the baseline, the drill-downs
+(with each question and passage when given), the convention card, and the warnings
+listed at the end.
+
 User text (titles, system names, query ids, warnings) is shown as written, never as
 markup: no HTML, no link, no table break (:func:`~ragmetrics.safe_text.markdown_text`).
 """
@@ -26,8 +31,8 @@ def to_markdown(comparison: Comparison, *, title: str = "Retrieval evaluation") 
     >>> from ragmetrics import compare
     >>> result = compare({"bm25": {"q1": ["a"]}}, {"q1": {"a"}}, ["mrr"], n_resamples=50)
     >>> text = to_markdown(result)
-    >>> text.splitlines()[0]
-    '# Retrieval evaluation'
+    >>> text.splitlines()[0], text.splitlines()[2]
+    ('# Retrieval evaluation', '## Verdict on MRR')
     >>> "## Convention card" in text and "common mistake" in text
     True
     """
@@ -37,15 +42,12 @@ def to_markdown(comparison: Comparison, *, title: str = "Retrieval evaluation") 
 def render_markdown(document: ReportDocument) -> str:
     """The Markdown of a report document."""
     parts = [f"# {markdown_text(document.title)}", ""]
-    if document.warnings:
-        parts += [f"## {document.warnings_heading}", ""]
-        parts += [f"- **Warning:** {markdown_text(w)}" for w in document.warnings]
-        parts.append("")
+    parts += _verdict(document)
+    if document.retrievers is not None:
+        parts += _section(document.retrievers)
     parts += _section(document.means)
     for section in document.against_baseline:
         parts += _section(section)
-    if document.retrievers is not None:
-        parts += _section(document.retrievers)
     for section in document.drilldowns:
         parts += _section(section)
     if document.power is not None:
@@ -54,8 +56,26 @@ def render_markdown(document: ReportDocument) -> str:
         parts += [f"## {document.rankings_heading}", "", document.rankings_note, ""]
         for section in document.rankings:
             parts += _section(section, level="###")
-    parts += _section(document.card)[:-1]  # the last part: no blank line after it
-    return "\n".join(parts) + "\n"
+    parts += _section(document.card)
+    if document.warnings:
+        parts += [f"## {document.warnings_heading}", ""]
+        parts += [f"- **Warning:** {markdown_text(w)}" for w in document.warnings]
+        parts.append("")
+    return "\n".join(parts[:-1]) + "\n"  # the last part: no blank line after it
+
+
+def _verdict(document: ReportDocument) -> list[str]:
+    """The verdict's sentences, the other metrics' verdicts, and the warnings' count."""
+    parts = [f"## {markdown_text(document.verdict_heading)}", ""]
+    parts += [line for sentence in document.verdict for line in (markdown_text(sentence), "")]
+    if document.other_verdicts:
+        parts += ["Other metrics:", ""]
+        parts += [f"- {markdown_text(line)}" for line in document.other_verdicts]
+        parts.append("")
+    if document.warnings_line:
+        parts += [(f"**{markdown_text(document.warnings_line)}**, listed at the end "
+                  f"({markdown_text(document.warnings_heading)})."), ""]
+    return parts
 
 
 def _section(section: Section, level: str = "##") -> list[str]:

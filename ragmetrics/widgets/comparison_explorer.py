@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import traitlets
@@ -13,8 +13,26 @@ from ..comparison import Comparison
 from ..errors import InputValueError
 from ..evaluation.query_view import QueryRankings
 from ..metrics.registry import parse_metric
+from ..reports.headline import snippet
 from . import comparison_model as logic
 from .base import AccessibleWidget, WidgetValueError
+
+
+class _FirstWords(Mapping):
+    """``{doc_id: the first words of its text}``, cut when looked up (a corpus of a million
+    documents is not cut whole for the ten ranks shown)."""
+
+    def __init__(self, texts: Mapping) -> None:
+        self._texts = texts
+
+    def __getitem__(self, doc_id) -> str:
+        return snippet(self._texts[doc_id])
+
+    def __iter__(self) -> Iterator:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
 
 
 class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="comparison.css",
@@ -49,9 +67,11 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
     system : str, optional
         The system compared with the baseline (default: the first other one).
     titles : mapping doc id -> str, optional
-        A title or a snippet of each chunk, shown as plain text.
+        A title or a snippet of each chunk, shown as plain text. Default: the first words
+        of each passage given to :func:`ragmetrics.compare` (``documents=``), if any.
     texts : mapping query id -> str, optional
-        The question of each query, shown as plain text (and searched).
+        The question of each query, shown as plain text (and searched). Default: the
+        questions given to :func:`ragmetrics.compare` (``queries=``), if any.
     depth : int, optional
         How many ranks the rankings show (default: the metric's cut-off, or 10).
 
@@ -112,8 +132,10 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
                                   "ragmetrics.compare (a comparison judged by evidence "
                                   "spans is not shown rank by rank)")
         c = self.comparison = comparison
-        self._titles = dict(titles or {})
-        self._texts = dict(texts or {})
+        if titles is None and comparison.document_texts:
+            titles = _FirstWords(comparison.document_texts)
+        self._titles = titles if isinstance(titles, _FirstWords) else dict(titles or {})
+        self._texts = dict(texts if texts is not None else (comparison.query_texts or {}))
         self._depth = depth
         self._rankings = QueryRankings(c.runs, c.qrels, c.conventions)
         self._ids = list(c.per_query[c.baseline].index)

@@ -85,3 +85,44 @@ def test_report_in_chromium(browser, report, a11y, browser_report, artifacts):
     assert dialogs == []
     assert errors == []
     assert [u for u in requests if not u.startswith(("file://", "data:"))] == []
+
+
+QUESTION = "<script>alert('question')</script> how do I reset it?"
+PASSAGE = "<img src=http://127.0.0.1:9/p onerror=alert(2)> Open Settings, then Reset."
+
+
+def test_the_verdict_opens_the_page_and_the_texts_stay_text(browser, tmp_path):
+    """What a reader sees first is the verdict on the primary metric; every warning sits
+    under one closed line that counts them; the questions and passages are text."""
+    qrels = {f"q{i}": {"gold": 1} for i in range(12)}
+    old = {q: ["junk", "gold"] for q in qrels}
+    new = {q: ["gold"] if i % 4 else ["junk", "x", "gold"] for i, q in enumerate(qrels)}
+    result = compare({"old": old, "new": new}, qrels, ["mrr", "ndcg@10"], n_resamples=200,
+                     queries=dict.fromkeys(qrels, QUESTION),
+                     documents={"gold": PASSAGE, "junk": PASSAGE, "x": PASSAGE})
+    path = tmp_path / "verdict.html"
+    path.write_text(result.to_html(title="Support bot"), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    requests, dialogs = [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        page.goto(path.as_uri())
+        first = " ".join(page.evaluate("() => document.body.innerText").split())[:1000]
+        assert result.verdict()[0] in first
+        warnings = page.locator("details.warnings")
+        expect(warnings).to_have_count(1)
+        expect(warnings.locator("summary")).to_have_text(f"{len(result.warnings)} warnings")
+        assert not warnings.evaluate("d => d.open")
+        expect(warnings.locator("li").first).not_to_be_visible()
+        # The question in a drill-down's summary and the passages in its table: text.
+        details = page.locator("details.ranking").first
+        expect(details.locator("summary")).to_contain_text("<script>alert('question')</script>")
+        details.locator("summary").click()
+        expect(details.locator("tbody td").nth(2)).to_have_text(PASSAGE)
+        assert page.locator("script").count() == 0
+        assert page.evaluate("() => document.images.length") == 2  # the figures only
+    finally:
+        page.close()
+    assert dialogs == []
+    assert [u for u in requests if not u.startswith(("file://", "data:"))] == []

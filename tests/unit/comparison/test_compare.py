@@ -328,7 +328,10 @@ def test_evaluate_errors_name_the_system():
 
 def test_repr_is_the_text_report(result):
     text = repr(result)
-    assert text.startswith("40 queries, 3 systems")
+    assert result.primary == "recall@2"  # no nDCG@10: the first metric
+    assert text.startswith("Verdict on Recall@2:\n")
+    assert text.splitlines()[1:3] == [f"  {s}" for s in result.verdict()]
+    assert "\n40 queries, 3 systems" in text
     assert "good vs base (baseline)" in text
 
 
@@ -531,7 +534,7 @@ def test_the_command_line_passes_alpha_and_confidence_apart(capsys):
     assert main([*args, "--alpha", "0.01", "--confidence", "0.9",
                  "--max-resamples", "300"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("30 queries, 2 systems; mean [90% interval]")
+    assert "\n30 queries, 2 systems; mean [90% interval]" in out
     assert "difference [95% CI each, 90% together]" in out
     assert "alpha=0.01" in out
     assert "the verdicts are at alpha = 0.01 and the intervals at confidence 0.9" in out

@@ -54,7 +54,8 @@ def comparison():
     qrels = {f"q{i:02d}": {"gold"} for i in range(30)}
     old = {q: ["junk", "gold"] for q in qrels}
     new = {q: ["gold"] if i < 20 else ["junk", "gold"] for i, q in enumerate(qrels)}
-    return compare({"old": old, "new <b>|x": new}, qrels, METRICS, n_resamples=500, seed=2)
+    return compare({"old": old, "new <b>|x": new}, qrels, METRICS, n_resamples=500, seed=2,
+                   primary="ndcg@2")
 
 
 @pytest.fixture(scope="module")
@@ -171,9 +172,8 @@ def test_card_follows_the_policies():
 
 def test_text_report(comparison):
     text = to_text(comparison)
-    assert text.splitlines()[0] == (
-        "30 queries, 2 systems; mean [95% interval], 500 resamples, seed 2"
-    )
+    assert text.splitlines()[0] == "Verdict on nDCG@2:"  # the verdict first
+    assert "\n30 queries, 2 systems; mean [95% interval], 500 resamples, seed 2\n" in text
     assert "new <b>|x vs old (baseline)" in text
     assert summary_table(comparison).loc["mrr", "old"] in text
     assert "Conventions: relevance_level=1, gain=linear, ties=trec_eval" in text
@@ -215,7 +215,12 @@ def test_one_document_gives_every_format(comparison):
     assert [s.heading for s in document.against_baseline] == [
         ("new <b>|x", " vs ", "old", " (baseline)")
     ]
-    assert [s.figure.system for s in document.against_baseline] == ["new <b>|x"]
+    assert [s.figure for s in document.against_baseline] == [None]  # drawn after the verdict
+    assert [f.system for f in document.difference_figures] == ["new <b>|x"]
+    assert document.verdict == comparison.verdict()
+    assert document.verdict_heading == "Verdict on nDCG@2"
+    assert [line.split(":")[0] for line in document.other_verdicts] == [
+        "Recall@1", "Precision@1", "MRR"]
     assert ["".join(s.heading) for s in document.drilldowns] == [
         "Queries where new <b>|x and old differ most on ndcg@2",
         "Worst queries of old on ndcg@2",
@@ -235,14 +240,22 @@ def test_a_comparison_renders_itself_through_the_reports(comparison, small):
     assert comparison.to_markdown().startswith("# Retrieval evaluation\n")
 
 
-def test_warnings_come_first_in_every_report(small):
+def test_warnings_are_one_line_after_the_verdict_in_every_report(small):
     assert any("too few queries" in w for w in small.warnings)
     assert ONE_METRIC_NOTE in small.warnings
+    count = f"{len(small.warnings)} warnings"
     markdown, page, text = to_markdown(small), to_html(small), to_text(small)
-    assert markdown.index("## Read this first") < markdown.index("## Means")
-    assert "common mistake" in markdown
-    assert page.index("Read this first") < page.index("<h2>Means</h2>")
+    # Markdown: the count after the verdict, before the means; the list at the end.
+    assert (markdown.index("## Verdict on nDCG@10") < markdown.index(f"**{count}**")
+            < markdown.index("## Means") < markdown.index("## Convention card")
+            < markdown.index("## Warnings") < markdown.index("common mistake"))
+    # HTML: every warning folded under one summary line that counts them.
+    assert page.count("<details class=\"warnings\">") == 1
+    assert f'<details class="warnings"><summary>{count}</summary>' in page
+    assert page.index("Verdict on nDCG@10") < page.index(count) < page.index("<h2>Means</h2>")
     assert "common mistake" in page
+    # Text: the count with the verdict, the list at the end.
+    assert text.index(f"{count} (listed at the end)") < text.index("Warnings:")
     assert "too few queries for this claim" in text
 
 
@@ -453,12 +466,13 @@ def test_every_report_renders_edge_cases(case):
     page, markdown, text = to_html(comparison), to_markdown(comparison), to_text(comparison)
     assert "Convention card" in page
     assert "## Convention card" in markdown
-    assert text.startswith(f"{comparison.n_queries} quer")
+    assert text.startswith("Verdict on ")
+    assert f"\n{comparison.n_queries} quer" in text
     if case == "no values":
         assert "n/a [n/a, n/a]" in text
     if case == "one query":
         assert "only 1 query: too few queries" in text
-        assert text.startswith("1 query, 2 systems;")
+        assert "\n1 query, 2 systems;" in text
         assert "n/a" in text  # no t-test on one query
 
 
@@ -470,7 +484,7 @@ def test_a_mean_over_fewer_queries_says_how_many():
                      n_resamples=200)
     assert summary_table(result).loc["mrr", "x"] == "1.0000 [1.0000, 1.0000] (n = 20)"
     text = result.to_text()
-    assert text.startswith("30 queries, 1 system; mean [95% interval]")
+    assert "\n30 queries, 1 system; mean [95% interval]" in text
     assert "(n = 20)" in text
     assert "A cell marked (n = ...) is a mean over fewer queries" in result.to_markdown()
 

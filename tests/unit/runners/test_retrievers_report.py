@@ -61,7 +61,8 @@ def test_every_report_has_a_retrievers_table(tmp_path):
     page = result.to_html(figures=False)
     assert "<h2>Retrievers</h2>" in page
     assert "<td>4.0 ms</td>" in page
-    means = markdown.index("## Means")
-    assert means < markdown.index("## Retrievers")
+    # Cost beside quality: right after the verdict, before the means.
+    assert (markdown.index("## Verdict on MRR") < markdown.index("## Retrievers")
+            < markdown.index("## Means"))
     plain = ragmetrics.compare({"a": {"q1": ["d1"]}}, QRELS, ["mrr"], n_resamples=50)
     assert "Retrievers" not in plain.to_text() + plain.to_markdown()
