@@ -93,6 +93,18 @@ class Comparison:
         ``cached`` queries), ``k`` and ``config_hash``
         (:func:`~ragmetrics.comparison.systems.retriever_summaries`); the reports show
         them in a table of their own, beside the metrics. None when no run carries them.
+    tie_sizes : pandas.DataFrame or None
+        How far the order of tied docs can move each mean, and each verdict
+        (:mod:`~ragmetrics.comparison.tie_sizes`): index (``metric``, ``system``);
+        columns ``pessimistic`` and ``optimistic`` (the mean with
+        relevant tied docs last, and first), ``low``, ``high``, ``range``,
+        ``n_queries_affected`` (queries whose value differs between the two orders),
+        ``verdict`` (as reported), ``verdict_optimistic`` and ``verdict_pessimistic``
+        (the paired test re-run with the system's ties broken for it and the baseline's
+        against it, and the other way round; None for the baseline) and
+        ``verdict_can_flip``. None when ``compare(tie_tolerance=None)``.
+    tie_tolerance : float or None
+        The range of a mean above which the ties are a warning (None: not measured).
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -120,6 +132,8 @@ class Comparison:
     spans: dict | None = None
     preset: str | None = None
     retrievers: dict | None = None
+    tie_sizes: pd.DataFrame | None = field(default=None, repr=False)
+    tie_tolerance: float | None = None
 
     @property
     def n_queries(self) -> int:
