@@ -101,7 +101,7 @@ class Comparison:
         ``n_queries_affected`` (queries whose value differs between the two orders),
         ``verdict`` (as reported), ``verdict_optimistic`` and ``verdict_pessimistic``
         (the paired test re-run with the system's ties broken for it and the baseline's
-        against it, and the other way round; None for the baseline) and
+        against it, and the other way round; missing for the baseline) and
         ``verdict_can_flip``. None when ``compare(tie_tolerance=None)``.
     tie_tolerance : float or None
         The range of a mean above which the ties are a warning (None: not measured).

@@ -73,7 +73,7 @@ def tie_size_frame(options, qrels, per_query: dict[str, pd.DataFrame], tests: pd
     -------
     pandas.DataFrame
         Index (``metric``, ``system``), as :attr:`ragmetrics.Comparison.summary`; the
-        baseline's rows have no verdict (None) and ``verdict_can_flip`` False.
+        baseline's rows have no verdict (missing) and ``verdict_can_flip`` False.
 
     Examples
     --------
