@@ -172,8 +172,8 @@ def tie_size_warnings(frame: pd.DataFrame | None, tolerance: float | None) -> li
     ...     index=pd.MultiIndex.from_tuples([("ndcg@10", "old"), ("ndcg@10", "new")],
     ...                                     names=["metric", "system"]))
     >>> print(tie_size_warnings(frame, 0.02)[0])  # doctest: +NORMALIZE_WHITESPACE
-    tied scores: the order of tied docs can flip 1 verdict: ndcg@10 (new), 'new better',
-    is 'no significant difference' with new's tied docs in the worst order and old's in
+    tied scores: the order of tied docs can flip 1 verdict: ndcg@10 (new): 'new better',
+    but 'no significant difference' with new's tied docs in the worst order and old's in
     the best; the sizes are in Comparison.tie_sizes (a warning where a range exceeds
     tie_tolerance = 0.02 or a verdict can flip)
     >>> frame["verdict_can_flip"] = False
@@ -200,19 +200,20 @@ def tie_size_warnings(frame: pd.DataFrame | None, tolerance: float | None) -> li
         more = f", and {len(shown) - 6} more" if len(shown) > 6 else ""
         parts.append("moves " + ", ".join(moves) + more)
     if flips.any():
-        shown = frame[flips]
+        groups: dict[tuple, list[str]] = {}  # claims that flip alike, said once
+        for (metric, system), row in frame[flips].iterrows():
+            key = (system, row["verdict"], row["verdict_optimistic"], row["verdict_pessimistic"])
+            groups.setdefault(key, []).append(metric)
         flipped = []
-        for (metric, system), row in shown.head(6).iterrows():
-            ways = [f"'{row[column]}' with {system}'s tied docs in the {own} order and "
+        for (system, verdict, best, worst), metrics in groups.items():
+            ways = [f"'{found}' with {system}'s tied docs in the {own} order and "
                     f"{baseline}'s in the {theirs}"
-                    for column, own, theirs in (("verdict_optimistic", "best", "worst"),
-                                                ("verdict_pessimistic", "worst", "best"))
-                    if row[column] != row["verdict"]]
-            flipped.append(f"{metric} ({system}), '{row['verdict']}', is " + " and ".join(ways))
-        more = f"; and {len(shown) - 6} more" if len(shown) > 6 else ""
-        count = f"{len(shown)} verdict{'s' if len(shown) > 1 else ''}"
-        parts.append(("it " if parts else "") + f"can flip {count}: " + "; ".join(flipped)
-                     + more)
+                    for found, own, theirs in ((best, "best", "worst"), (worst, "worst", "best"))
+                    if found != verdict]
+            flipped.append(f"{', '.join(metrics)} ({system}): '{verdict}', but "
+                           + " and ".join(ways))
+        count = f"{int(flips.sum())} verdict{'s' if flips.sum() > 1 else ''}"
+        parts.append(("it " if parts else "") + f"can flip {count}: " + "; ".join(flipped))
     else:
         parts.append("it can flip no verdict")
     return [("tied scores: the order of tied docs " + "; ".join(parts) + "; the sizes are in "
