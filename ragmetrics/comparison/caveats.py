@@ -5,7 +5,9 @@ order: too few queries for a claim (:func:`ragmetrics.stats.sample_size_warnings
 metric family alone (:data:`ONE_METRIC_NOTE`); the notes of scoring the systems (a run's
 warnings, queries missing from a run); intervals of no width (a mean, or a difference,
 that is the same on every query); a configuration under which a claim cannot reach
-significance, whatever the data; and an interval that disagrees with its verdict.
+significance, whatever the data; an interval that disagrees with its verdict; and tied
+scores whose order moves a mean beyond ``tie_tolerance`` or can flip a verdict
+(:func:`ragmetrics.comparison.tie_sizes.tie_size_warnings`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pandas as pd
 
 from ..stats.arguments import sample_size_warnings
 from ..stats.verdicts import RandomizationVerdicts
+from .tie_sizes import tie_size_warnings
 
 __all__ = ["ONE_METRIC_NOTE", "comparison_warnings"]
 
@@ -31,14 +34,17 @@ ONE_METRIC_NOTE = (
 
 def comparison_warnings(values: np.ndarray, specs, notes, summary: pd.DataFrame,
                         tests: pd.DataFrame, decisions: RandomizationVerdicts, *,
-                        confidence: float, level: float) -> tuple[str, ...]:
+                        confidence: float, level: float, ties: pd.DataFrame | None = None,
+                        tie_tolerance: float | None = None) -> tuple[str, ...]:
     """Every warning of a comparison (see the module), as one tuple.
 
     ``values`` are the per-query values (queries x (system, metric)), ``specs`` the
     metrics parsed, ``notes`` those of scoring the systems, ``summary`` and ``tests`` the
     comparison's tables, ``decisions`` the randomization test's (with ``alpha`` and the
     correction), ``confidence`` the level asked for and ``level`` the difference
-    intervals'.
+    intervals'; ``ties`` the tie sizes
+    (:func:`~ragmetrics.comparison.tie_sizes.tie_size_frame`; None: not measured) and
+    ``tie_tolerance`` the range above which they are a warning.
     """
     counts = np.isfinite(values).sum(axis=0)
     found = list(sample_size_warnings(int(counts.min()) if counts.size else 0))
@@ -49,6 +55,7 @@ def comparison_warnings(values: np.ndarray, specs, notes, summary: pd.DataFrame,
     found += _reach_warnings(tests, decisions)
     found += _agreement_warnings(tests, decisions.alpha, confidence, decisions.correction,
                                  level)
+    found += tie_size_warnings(ties, tie_tolerance)
     return tuple(found)
 
 

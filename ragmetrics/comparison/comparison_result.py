@@ -100,6 +100,18 @@ class Comparison:
         ``{query_id: text}`` and ``{doc_id: text}`` given to :func:`ragmetrics.compare`
         (``queries=``, ``documents=``), shown beside the ids in the drill-downs
         (:mod:`ragmetrics.comparison.shown_texts`); None when not given.
+    tie_sizes : pandas.DataFrame or None
+        How far the order of tied docs can move each mean, and each verdict
+        (:mod:`~ragmetrics.comparison.tie_sizes`): index (``metric``, ``system``);
+        columns ``pessimistic`` and ``optimistic`` (the mean with
+        relevant tied docs last, and first), ``low``, ``high``, ``range``,
+        ``n_queries_affected`` (queries whose value differs between the two orders),
+        ``verdict`` (as reported), ``verdict_optimistic`` and ``verdict_pessimistic``
+        (the paired test re-run with the system's ties broken for it and the baseline's
+        against it, and the other way round; missing for the baseline) and
+        ``verdict_can_flip``. None when ``compare(tie_tolerance=None)``.
+    tie_tolerance : float or None
+        The range of a mean above which the ties are a warning (None: not measured).
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -130,6 +142,8 @@ class Comparison:
     primary: str | None = None
     query_texts: dict | None = field(default=None, repr=False)
     document_texts: dict | None = field(default=None, repr=False)
+    tie_sizes: pd.DataFrame | None = field(default=None, repr=False)
+    tie_tolerance: float | None = None
 
     def __post_init__(self) -> None:
         if self.primary is None:  # the default of compare(primary=None)

@@ -10,8 +10,11 @@ is scored; the steps after it trust what it holds.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..conventions import Conventions
 from ..errors import InputTypeError, InputValueError
@@ -30,11 +33,39 @@ from ..stats.corrections import check_correction
 from ..stats.verdicts import MAX_RESAMPLES_FACTOR
 from .shown_texts import shown_texts
 
-__all__ = ["DEFAULT_CUTOFFS", "ComparisonOptions", "check_systems", "chosen_metrics",
-           "chosen_primary", "comparison_options", "default_metrics"]
+__all__ = ["DEFAULT_CUTOFFS", "DEFAULT_TIE_TOLERANCE", "ComparisonOptions", "check_systems",
+           "check_tie_tolerance", "chosen_metrics", "chosen_primary", "comparison_options",
+           "default_metrics"]
 
 #: The cut-offs of the default metrics.
 DEFAULT_CUTOFFS = (5, 10, 20)
+
+#: How far the order of tied docs may move a mean before :func:`ragmetrics.compare`
+#: warns: a tenth of a point (:mod:`~ragmetrics.comparison.tie_sizes`).
+DEFAULT_TIE_TOLERANCE = 0.001
+
+
+def check_tie_tolerance(tolerance) -> float | None:
+    """``tie_tolerance`` of :func:`ragmetrics.compare`: a finite number >= 0, or None.
+
+    Examples
+    --------
+    >>> check_tie_tolerance(0), check_tie_tolerance(None)
+    (0.0, None)
+    >>> check_tie_tolerance(-0.1)
+    Traceback (most recent call last):
+    ...
+    ragmetrics.errors.InputValueError: tie_tolerance must be a finite number >= 0 (or None: \
+do not measure the ties), got -0.1
+    """
+    if tolerance is None:
+        return None
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, np.number)):
+        raise InputTypeError(f"tie_tolerance must be a number or None, got {tolerance!r}")
+    if not math.isfinite(tolerance) or tolerance < 0:
+        raise InputValueError("tie_tolerance must be a finite number >= 0 (or None: do not "
+                              f"measure the ties), got {tolerance!r}")
+    return float(tolerance)
 
 
 def default_metrics(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
@@ -143,6 +174,7 @@ class ComparisonOptions:
     primary: str = ""
     query_texts: dict | None = None
     document_texts: dict | None = None
+    tie_tolerance: float | None = DEFAULT_TIE_TOLERANCE
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -157,7 +189,8 @@ class ComparisonOptions:
 def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, baseline,
                        alpha, confidence, n_resamples, max_resamples, seed, correction,
                        progress, jobs, preset, conventions: Mapping, primary=None,
-                       queries=None) -> ComparisonOptions:
+                       queries=None,
+                       tie_tolerance=DEFAULT_TIE_TOLERANCE) -> ComparisonOptions:
     """Check every argument of :func:`~ragmetrics.comparison.compare` (``conventions``: its
     ``**conventions`` keywords), in the order of its signature.
 
@@ -198,9 +231,11 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
 
         progress = resampling_callback(progress)
     progress = check_progress(progress)
+    tie_tolerance = check_tie_tolerance(tie_tolerance)
     return ComparisonOptions(
         systems=systems, metrics=tuple(names), specs=tuple(specs), spans=spans,
         conventions=settle_conventions("compare", preset, conventions), preset=preset,
         alpha=alpha, confidence=confidence, n_resamples=n_resamples,
         max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
-        jobs=jobs, primary=primary, query_texts=questions, document_texts=passages)
+        jobs=jobs, primary=primary, query_texts=questions, document_texts=passages,
+        tie_tolerance=tie_tolerance)

@@ -38,9 +38,10 @@ from ..stats.verdicts import randomization_verdicts
 from .bootstrap_pass import ResamplingProgress, bootstrap_all, paired_columns, summary_frame
 from .caveats import comparison_warnings
 from .comparison_result import Comparison
-from .options import comparison_options
+from .options import DEFAULT_TIE_TOLERANCE, comparison_options
 from .paired_tests import difference_level, tests_frame
 from .systems import aligned_per_query, evaluate_all, retriever_summaries
+from .tie_sizes import tie_size_frame
 
 __all__ = ["compare"]
 
@@ -66,6 +67,7 @@ def compare(
     progress: bool | Callable[[int, int], object] | None = None,
     jobs: int = 1,
     preset: str | None = None,
+    tie_tolerance: float | None = DEFAULT_TIE_TOLERANCE,
     **conventions: Unpack[ConventionKeywords],
 ) -> Comparison:
     """Compare systems on the same queries, with intervals, paired tests and verdicts.
@@ -154,11 +156,23 @@ def compare(
         Another tool's rules (``"trec_eval"``, ``"trec_eval_no_c"``, ``"beir"``,
         ``"msmarco"``, ``"ir_measures"``, ``"spark"``), as in :func:`ragmetrics.evaluate`;
         named on the report's convention card.
+    tie_tolerance : float or None, default 0.001
+        How far the order of tied docs may move a mean before it is a warning. Every
+        system is scored again with tied docs in the two extreme orders,
+        ``ties="pessimistic"`` (relevant docs last) and ``ties="optimistic"`` (first),
+        and the paired tests re-run where that moves a claim's values
+        (:mod:`~ragmetrics.comparison.tie_sizes`: the comparison with every other
+        system's ties broken for it and the baseline's against it, and the other way
+        round). The warnings name the metrics whose range (the optimistic mean minus the
+        pessimistic one) exceeds ``tie_tolerance``, and any verdict that either pairing
+        changes; the sizes are always in ``.tie_sizes`` and on the convention card.
+        ``None``: the ties are not measured (no second scoring, no ``.tie_sizes``).
 
     Returns
     -------
     Comparison
-        ``.summary``, ``.tests``, ``.per_query``, ``.warnings``, ``.conventions``, and the
+        ``.summary``, ``.tests``, ``.per_query``, ``.warnings``, ``.conventions``,
+        ``.tie_sizes``, and the
         drill-downs ``.queries_that_differ_most(metric)`` and ``.worst_queries(system,
         metric)``.
 
@@ -200,7 +214,8 @@ def compare(
         systems, qrels, metrics, chunks=chunks, evidence=evidence, documents=documents,
         baseline=baseline, alpha=alpha, confidence=confidence, n_resamples=n_resamples,
         max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
-        jobs=jobs, preset=preset, conventions=conventions, primary=primary, queries=queries)
+        jobs=jobs, preset=preset, conventions=conventions, primary=primary, queries=queries,
+        tie_tolerance=tie_tolerance)
     names, metrics = options.names, options.metrics
     evaluations, notes = evaluate_all(options.systems, qrels, list(metrics), options.spans,
                                       options.conventions, preset, options.jobs)
@@ -220,8 +235,11 @@ def compare(
     level = difference_level(decisions, options.confidence, options.correction)
     tests = tests_frame(names, metrics, options.specs, per_query, columns.differences,
                         difference_means, decisions, level, columns.difference_bounds)
+    ties = (None if options.tie_tolerance is None else
+            tie_size_frame(options, qrels, per_query, tests, columns.differences))
     found = comparison_warnings(columns.values, options.specs, notes, summary, tests,
-                                decisions, confidence=options.confidence, level=level)
+                                decisions, confidence=options.confidence, level=level,
+                                ties=ties, tie_tolerance=options.tie_tolerance)
     spans = options.spans
     return Comparison(
         summary=summary, tests=tests, per_query=per_query, warnings=found,
@@ -238,4 +256,5 @@ def compare(
         retrievers=retriever_summaries(options.systems),  # latency: beside, not in, the metrics
         primary=options.primary, query_texts=options.query_texts,
         document_texts=options.document_texts,
+        tie_sizes=ties, tie_tolerance=options.tie_tolerance,
     )

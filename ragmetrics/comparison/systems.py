@@ -98,12 +98,15 @@ def evaluate_systems(
 
 def evaluate_all(systems: dict, qrels, metrics: list[str], spans: SpanComparison | None,
                  conventions: Conventions, preset: str | None,
-                 jobs: int) -> tuple[dict[str, Evaluation], tuple[str, ...]]:
+                 jobs: int, *, judgments_checked: bool = False,
+                 ) -> tuple[dict[str, Evaluation], tuple[str, ...]]:
     """Each system's evaluation, in order, and the notes (see :func:`evaluate_systems`);
-    the arguments checked already."""
+    the arguments checked already (and the judgments too, with ``judgments_checked``:
+    the systems scored again, under other conventions)."""
     policies = conventions.as_dict() | {"preset": preset}
     if spans is None:
-        check_judgments(qrels, metrics, **policies)  # its errors once, not a system's
+        if not judgments_checked:
+            check_judgments(qrels, metrics, **policies)  # its errors once, not a system's
         judgments, chunkings = qrels, dict.fromkeys(systems)
     else:  # evidence: checked when read; each system's chunking checked already
         judgments, chunkings = spans.judgments, spans.chunks

@@ -41,6 +41,9 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
     >>> card = convention_card(result)
     >>> card["tied scores"]
     'trec_eval: score descending, then doc id descending as strings (trec_eval)'
+    >>> card["tie sizes"]  # doctest: +NORMALIZE_WHITESPACE
+    'no tie moves any value: each mean between the orders of tied docs with relevant ones
+    last and first (ties="pessimistic", "optimistic"); a warning above 0.001'
     >>> card["resamples"], card["seed"]
     ('50', '0')
     """
@@ -55,6 +58,7 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         **(c.spans or {}),  # runs judged by evidence: the judgments, chunkings and rules
         **({"preset": PRESETS[c.preset].describe()} if c.preset else {}),
         **describe(c.conventions),  # every convention, from the conventions table
+        "tie sizes": _tie_card(c),
         "confidence level": format_percent(c.confidence),
         "difference intervals": _difference_card(c),
         "significance level": f"alpha = {c.alpha:g}, for the verdicts, after the "
@@ -90,6 +94,24 @@ def _version_of(package: str) -> str:
         return version(package)
     except PackageNotFoundError:
         return "not installed"
+
+
+def _tie_card(comparison: Comparison) -> str:
+    """How far the order of tied docs moves the means and the verdicts (``.tie_sizes``)."""
+    frame, tolerance = comparison.tie_sizes, comparison.tie_tolerance
+    if frame is None:
+        return "not measured (tie_tolerance=None)"
+    how = ("each mean between the orders of tied docs with relevant ones last and first "
+           f"(ties=\"pessimistic\", \"optimistic\"); a warning above {tolerance:g}")
+    if not len(frame) or not (frame["n_queries_affected"] > 0).any():
+        return f"no tie moves any value: {how}"
+    widest = frame["range"].idxmax()
+    flips = int(frame["verdict_can_flip"].sum())
+    verdicts = ("no verdict can flip" if not flips else
+                f"{flips} verdict{'s' if flips > 1 else ''} can flip")
+    n = int(frame.loc[widest, "n_queries_affected"])
+    return (f"at most {frame.loc[widest, 'range']:.4g} ({widest[0]} of {widest[1]}, "
+            f"{n} {'query' if n == 1 else 'queries'} affected); {verdicts}: {how}")
 
 
 def _difference_card(comparison: Comparison) -> str:
