@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import pandas as pd
+
 from ..conventions import Conventions
 from ..errors import InputTypeError, InputValueError
 from ..metrics.registry import MetricSpec
@@ -28,6 +30,9 @@ from ..stats.arguments import (
 )
 from ..stats.corrections import check_correction
 from ..stats.verdicts import MAX_RESAMPLES_FACTOR
+from .factorial import check_factors
+from .pairwise import check_pairs
+from .segments import check_segment_weights, check_segments
 
 __all__ = ["DEFAULT_CUTOFFS", "ComparisonOptions", "check_systems", "chosen_metrics",
            "comparison_options", "default_metrics"]
@@ -115,6 +120,10 @@ class ComparisonOptions:
     correction: str
     progress: Callable[[int, int], object] | None
     jobs: int
+    pairs: str = "baseline"
+    segments: pd.Series | None = None
+    segment_weights: str = "query"
+    factors: dict | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -128,7 +137,9 @@ class ComparisonOptions:
 
 def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, baseline,
                        alpha, confidence, n_resamples, max_resamples, seed, correction,
-                       progress, jobs, preset, conventions: Mapping) -> ComparisonOptions:
+                       progress, jobs, preset, conventions: Mapping, pairs="baseline",
+                       segments=None, segment_weights="query",
+                       factors=None) -> ComparisonOptions:
     """Check every argument of :func:`~ragmetrics.comparison.compare` (``conventions``: its
     ``**conventions`` keywords), in the order of its signature.
 
@@ -164,7 +175,12 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
 
         progress = resampling_callback(progress)
     progress = check_progress(progress)
+    pairs = check_pairs(pairs)
+    segment_weights = check_segment_weights(segment_weights)
+    segments = check_segments(segments, qrels)
+    factors = check_factors(factors, list(systems))
     return ComparisonOptions(
+        pairs=pairs, segments=segments, segment_weights=segment_weights, factors=factors,
         systems=systems, metrics=tuple(names), specs=tuple(specs), spans=spans,
         conventions=settle_conventions("compare", preset, conventions), preset=preset,
         alpha=alpha, confidence=confidence, n_resamples=n_resamples,
