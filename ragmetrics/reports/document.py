@@ -21,6 +21,7 @@ from ..conventions import shown
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
+from .several_sections import factor_section, segment_sections, several_system_sections
 from .text_tables import (
     TextTable,
     differences_table,
@@ -134,6 +135,12 @@ class ReportDocument:
     rankings : tuple of Section
         The rankings, side by side, of the queries that differ most
         (:func:`~ragmetrics.reports.drilldown.ranking_sections`).
+    several : tuple of Section
+        Several systems, factors and segments
+        (:mod:`~ragmetrics.reports.several_sections`): the summary matrix, the ranking and
+        every pair tested (with three systems or more, or every pair tested), the
+        factors' main effects, the tables per segment (the headline metric's alone in
+        the text report).
     retrievers : Section or None
         How each retriever ran (latency per query, cached queries, ``k``, config hash:
         :func:`~ragmetrics.reports.text_tables.retrievers_table`), for runs made by
@@ -153,6 +160,7 @@ class ReportDocument:
     power: Section | None = None
     rankings: tuple[Section, ...] = ()
     retrievers: Section | None = None
+    several: tuple[Section, ...] = ()
 
     #: The words every renderer puts around the parts: the document's, not the formats'.
     warnings_heading: ClassVar[str] = WARNINGS_HEADING
@@ -215,7 +223,19 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
                        for heading, caption, table in ranking_sections(c, _headline_metric(c)))
         if complete else (),
         retrievers=_retrievers(c),
+        several=_several(c, complete),
     )
+
+
+def _several(c: Comparison, complete: bool) -> tuple[Section, ...]:
+    """Several systems, factors and segments (:mod:`~ragmetrics.reports.several_sections`)."""
+    metric = _headline_metric(c)
+    found = several_system_sections(c, metric, complete=complete)
+    factors = factor_section(c)
+    found += [factors] if factors is not None else []
+    found += segment_sections(c, c.metrics if complete else [metric])
+    return tuple(Section(heading=heading, table=table, caption=caption)
+                 for heading, caption, table in found)
 
 
 def _retrievers(c: Comparison) -> Section | None:

@@ -67,7 +67,8 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
                      + "</ul></div>")
     drawn = document.comparison if figures else None
     retrievers = () if document.retrievers is None else (document.retrievers,)
-    for section in (document.means, *document.against_baseline, *retrievers,
+    for section in (document.means, *document.against_baseline, *document.several,
+                    *retrievers,
                     *document.drilldowns):
         parts += _section(section, drawn)
     if document.power is not None:

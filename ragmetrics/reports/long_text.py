@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..safe_text import terminal_text
-from .document import conventions_line, overview_line
+from .document import build_report, conventions_line, overview_line
 from .formatting import (
     fixed_width,
     format_interval,
@@ -71,6 +71,9 @@ def to_long_text(comparison: Comparison) -> str:
             rows.append(cells)
     table = fixed_width([header, *rows])
     lines = [overview_line(c), "", *table]
+    for section in build_report(c, complete=False).several:  # matrix, ranking, segments
+        lines += ["", "".join(section.heading),
+                  *fixed_width([list(section.table.header), *map(list, section.table.rows)])]
     if c.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in c.warnings]
     lines += ["", f"Conventions: {conventions_line(c)}"]

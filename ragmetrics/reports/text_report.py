@@ -41,6 +41,8 @@ def render_text(document: ReportDocument) -> str:
     lines = [document.overview, "", _fixed_width(document.means.table)]
     for section in document.against_baseline:
         lines += ["", "".join(section.heading), _fixed_width(section.table)]
+    for section in document.several:
+        lines += ["", "".join(section.heading), _fixed_width(section.table)]
     if document.retrievers is not None:
         lines += ["", "Retrievers (latency per query)",
                   _fixed_width(document.retrievers.table)]
