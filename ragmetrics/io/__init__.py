@@ -73,6 +73,7 @@ from .run_layouts import (
     read_llamaindex_results,
     read_openinference_spans,
 )
+from .segment_files import SEGMENT_SUFFIXES, read_segments
 from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
@@ -80,6 +81,7 @@ __all__ = [
     "DATASET_FORMATS",
     "FORMATS",
     "RUN_LAYOUTS",
+    "SEGMENT_SUFFIXES",
     "Dataset",
     "FormatError",
     "TextIndex",
@@ -97,6 +99,7 @@ __all__ = [
     "read_ragas_samples",
     "read_results",
     "read_run",
+    "read_segments",
     "read_trec_qrels",
     "read_trec_run",
     "sniff_format",

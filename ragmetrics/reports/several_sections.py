@@ -96,8 +96,8 @@ def several_system_sections(c: Comparison, metric: str, *, complete: bool = True
     tested = ("every other system" if c.pairs == "all" else
               f"the baseline ({c.baseline}) against the others")
     found.append(((f"Ranking on {metric}",),
-                  f"Best first, mean [{format_percent(c.confidence)} interval]; the systems "
-                  f"each is significantly better than, among the pairs tested ({tested}).",
+                  (f"Best first, mean [{format_percent(c.confidence)} interval]; the systems "
+                  f"each is significantly better than, among the pairs tested ({tested})."),
                   TextTable(("rank", "system", "mean [interval]", "significantly better than"),
                             rows)))
     if complete and c.pairs == "all":
@@ -108,9 +108,9 @@ def several_system_sections(c: Comparison, metric: str, *, complete: bool = True
              format_p(r["p_adjusted"]), r["verdict"])
             for (metric_, system, other), r in p.iterrows())
         found.append((("Every pair",),
-                      f"Each pair's difference (system minus other) with its "
+                      (f"Each pair's difference (system minus other) with its "
                       f"{format_percent(c.difference_confidence)} interval, the randomization "
-                      f"p corrected over {family_text(c)}, and the verdict.",
+                      f"p corrected over {family_text(c)}, and the verdict."),
                       TextTable(("metric", "system", "other", "difference [interval]",
                                  f"p ({_CORRECTED[c.correction]})", "verdict"), rows)))
     return found
