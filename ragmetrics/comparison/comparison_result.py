@@ -366,7 +366,8 @@ class Comparison:
             Index ``rank`` (1 the best; lower is better for a metric where lower is);
             columns ``system``, ``mean``, ``low``, ``high`` (the mean's interval at
             ``confidence``) and ``better_than``: the systems it is significantly better
-            than, among the pairs tested (:attr:`pairwise`; with ``pairs="baseline"``
+            than (in the order of the ranking), among the pairs tested (:attr:`pairwise`;
+            with ``pairs="baseline"``
             only the baseline is tested against the others).
 
         Examples

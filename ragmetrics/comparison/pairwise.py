@@ -265,10 +265,11 @@ def ranking_frame(comparison, metric: str) -> pd.DataFrame:
             winner, loser = ((system, other) if (row["difference"] > 0) == higher
                              else (other, system))
             beats[winner].append(loser)
+    ranked = [summary.index[k] for k in order]
     rows = []
     for rank, k in enumerate(order, start=1):
         system = summary.index[k]
         rows.append({"rank": rank, "system": system, "mean": summary["mean"].iloc[k],
                      "low": summary["low"].iloc[k], "high": summary["high"].iloc[k],
-                     "better_than": tuple(s for s in c.systems if s in beats[system])})
+                     "better_than": tuple(s for s in ranked if s in beats[system])})
     return pd.DataFrame(rows).set_index("rank")

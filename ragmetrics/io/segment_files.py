@@ -44,10 +44,9 @@ def read_segments(path) -> pd.Series:
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> path = os.path.join(folder, "segments.csv")
-    >>> _ = open(path, "w").write("query_id,segment\\nq1,multi-hop\\nq2,lookup\\n")
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "segments.csv"
+    >>> _ = path.write_text("query_id,segment\\nq1,multi-hop\\nq2,lookup\\n")
     >>> read_segments(path).to_dict()
     {'q1': 'multi-hop', 'q2': 'lookup'}
     """
