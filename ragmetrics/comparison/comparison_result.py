@@ -367,8 +367,7 @@ class Comparison:
             columns ``system``, ``mean``, ``low``, ``high`` (the mean's interval at
             ``confidence``) and ``better_than``: the systems it is significantly better
             than (in the order of the ranking), among the pairs tested (:attr:`pairwise`;
-            with ``pairs="baseline"``
-            only the baseline is tested against the others).
+            with ``pairs="baseline"`` only the baseline is tested against the others).
 
         Examples
         --------

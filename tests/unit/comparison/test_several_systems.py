@@ -195,7 +195,7 @@ def test_main_effects_by_hand_on_a_two_by_two():
 def test_factors_need_a_full_factorial():
     assert factors_from_names(["bm25-256", "bm25-512", "dense-256"]) is None
     assert factors_from_names(["a_1", "a_2", "b_1", "b_2"])["factor 2"]["b_2"] == "2"
-    runs = {name: RUNS["a"] for name in ("s1", "s2", "s3")}
+    runs = dict.fromkeys(("s1", "s2", "s3"), RUNS["a"])
     assert ragmetrics.compare(runs, QRELS, ["recall@10"], n_resamples=100).factors is None
     with pytest.raises(InputValueError, match="3 systems for 4 combinations"):
         ragmetrics.compare(runs, QRELS, ["recall@10"], n_resamples=100, factors={
