@@ -246,8 +246,20 @@ def _higher_is_better(comparison) -> list[bool]:
     return [spec.info.higher_is_better for spec in parse_metric_names(list(comparison.metrics))]
 
 
+def _tested_pairs(comparison) -> pd.DataFrame:
+    """The pairs tested: :attr:`~ragmetrics.Comparison.pairwise`, or for a Comparison
+    made without it, the rows of ``tests`` (each system against the baseline)."""
+    if comparison.pairwise is not None:
+        return comparison.pairwise
+    tests = comparison.tests
+    index = pd.MultiIndex.from_arrays(
+        [tests.index.get_level_values(0), tests.index.get_level_values(1),
+         tests["baseline"].to_numpy()], names=["metric", "system", "other"])
+    return tests.set_axis(index)
+
+
 def _significant_pairs(comparison, metric: str) -> list[tuple[str, str]]:
-    frame = comparison.pairwise.xs(metric, level="metric")
+    frame = _tested_pairs(comparison).xs(metric, level="metric")
     return [(system, other) for (system, other), significant
             in frame["significant"].items() if significant]
 
@@ -258,7 +270,7 @@ def ranking_frame(comparison, metric: str) -> pd.DataFrame:
     higher = dict(zip(c.metrics, _higher_is_better(c), strict=True))[metric]
     summary = c.summary.xs(metric, level="metric")
     order = np.argsort((-1 if higher else 1) * summary["mean"].to_numpy(), kind="stable")
-    tested = c.pairwise.xs(metric, level="metric")
+    tested = _tested_pairs(c).xs(metric, level="metric")
     beats: dict[str, list[str]] = {s: [] for s in c.systems}
     for (system, other), row in tested.iterrows():
         if row["significant"]:

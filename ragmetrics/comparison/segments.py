@@ -325,7 +325,7 @@ def _claim(difference, low, high, decisions, column, system, baseline, spec) -> 
 
 def _opposite_notes(frame, names, metrics, specs) -> list[str]:
     """Segments where a system differs significantly, against the overall direction."""
-    from ..reports.formatting import format_interval, format_p, format_signed
+    from ..reports.formatting import format_interval, format_signed
 
     found = []
     for metric, spec in zip(metrics, specs, strict=True):
@@ -351,9 +351,14 @@ def _opposite_notes(frame, names, metrics, specs) -> list[str]:
                     f"{first} but {word} on segment {segment!r} by "
                     + format_interval(row["difference"], row["difference_low"],
                                       row["difference_high"], signed=True)
-                    + f", p = {format_p(row['p_adjusted'])} (corrected over the segments): "
+                    + f", p {_p_text(row['p_adjusted'])} (corrected over the segments): "
                     "an average over the segments hides it")
     return found
+
+
+def _p_text(p: float) -> str:
+    """``= 0.0123``, or ``< 0.0001`` below it."""
+    return "< 0.0001" if p < 0.0001 else f"= {p:.4f}"
 
 
 def _small_notes(frame, names, metrics, alpha: float, n_all: int) -> list[str]:
