@@ -177,7 +177,7 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
     progress = check_progress(progress)
     pairs = check_pairs(pairs)
     segment_weights = check_segment_weights(segment_weights)
-    segments = check_segments(segments, qrels)
+    segments = check_segments(segments)
     factors = check_factors(factors, list(systems))
     return ComparisonOptions(
         pairs=pairs, segments=segments, segment_weights=segment_weights, factors=factors,

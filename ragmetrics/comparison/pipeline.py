@@ -155,9 +155,9 @@ def compare(
         Every pair is in ``.pairwise``; ``.summary_matrix()`` marks each mean (against
         the baseline, or by a compact letter display) and ``.ranking(metric)`` ranks
         the systems (:mod:`ragmetrics.comparison.pairwise`).
-    segments : mapping, Series or str, optional
-        A segment per query (``{query_id: segment}``, a Series indexed by query id, or
-        a column of the data set's queries): ``.segments`` then holds each system's mean
+    segments : mapping or Series, optional
+        A segment per query (``{query_id: segment}``, or a Series indexed by query id
+        such as a column of a data set's queries): ``.segments`` then holds each system's mean
         per segment, each difference with the baseline per segment (its interval and
         paired test, corrected over segments x metrics x systems, a family of its own),
         and the warnings name a segment whose difference goes, significantly, against

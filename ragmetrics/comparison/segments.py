@@ -2,8 +2,8 @@ r"""Segments of the queries: each system's mean and its difference with the base
 
 A flat overall mean can hide a collapse: a new system that loses 0.3 on the multi-hop
 questions and gains 0.3 on the others scores the same on average. With ``segments`` (a
-label per query: ``{query_id: segment}``, a pandas Series indexed by query id, or the
-name of a column of the data set's queries) :func:`~ragmetrics.comparison.compare` adds
+label per query: ``{query_id: segment}`` or a pandas Series indexed by query id, such
+as a column of a data set's queries) :func:`~ragmetrics.comparison.compare` adds
 :attr:`ragmetrics.Comparison.segments`, one row per metric, segment and system:
 
 - each system's mean over the segment's queries, with its bootstrap interval at
@@ -77,41 +77,30 @@ def check_segment_weights(weights) -> str:
     return check_choice(weights, SEGMENT_WEIGHTS, "segment_weights")
 
 
-def check_segments(segments, qrels) -> pd.Series | None:
+def check_segments(segments) -> pd.Series | None:
     """``segments`` as a Series of labels indexed by query id (text), or None.
 
-    A mapping ``{query_id: segment}``, a Series indexed by query id, or the name of a
-    column of the queries of ``qrels`` when it is a data set
-    (:func:`ragmetrics.io.read_dataset`). A label must be a non-empty value, not
-    :data:`ALL_SEGMENTS`.
+    A mapping ``{query_id: segment}`` or a Series indexed by query id (a column of a data
+    set's queries, :func:`ragmetrics.io.read_dataset`:
+    ``dataset.queries.set_index("query_id")["kind"]``). A label must be a non-empty
+    value, not :data:`ALL_SEGMENTS`.
 
     Examples
     --------
-    >>> check_segments({"q1": "easy", 2: "hard"}, None).to_dict()
+    >>> check_segments({"q1": "easy", 2: "hard"}).to_dict()
     {'q1': 'easy', '2': 'hard'}
     """
     if segments is None:
         return None
-    if isinstance(segments, str):
-        queries = getattr(qrels, "queries", None)
-        if not isinstance(queries, pd.DataFrame):
-            raise InputTypeError(
-                f"segments={segments!r} names a column of the data set's queries, but the "
-                "judgments are not a data set with queries (ragmetrics.io.read_dataset); "
-                "give segments as {query_id: segment} or a Series indexed by query id")
-        if segments not in queries.columns:
-            raise InputValueError(f"segments={segments!r} is not a column of the data set's "
-                                  f"queries; it has {list(queries.columns)}")
-        series = pd.Series(queries[segments].to_numpy(), index=queries["query_id"].astype(str))
-        where = "the data set's queries"
-    elif isinstance(segments, pd.Series):
+    if isinstance(segments, pd.Series):
         series, where = segments, "segments"
     elif isinstance(segments, Mapping):
         series, where = pd.Series(dict(segments), dtype=object), "segments"
     else:
-        raise InputTypeError("segments must be a mapping {query_id: segment}, a pandas Series "
-                             "indexed by query id, or the name of a column of the data set's "
-                             f"queries; got {type(segments).__name__}")
+        raise InputTypeError("segments must be a mapping {query_id: segment} or a pandas Series "
+                             "indexed by query id (a data set's column: "
+                             "dataset.queries.set_index('query_id')[column]); got "
+                             f"{type(segments).__name__}")
     if series.empty:
         raise InputValueError("segments is empty: give each compared query a segment")
     index = series.index.map(str)
