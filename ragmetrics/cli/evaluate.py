@@ -91,12 +91,15 @@ from pathlib import Path
 
 from ..comparison import DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
 from ..comparison.options import chosen_primary
+from ..comparison.pairwise import PAIRS
+from ..comparison.segments import SEGMENT_WEIGHTS
 from ..conventions import Conventions
 from ..errors import InputError
 from ..evaluation import check_judgments
 from ..evaluation.in_parallel import available_cores, can_start_workers
 from ..io import DATASET_FORMATS, dataset_layout_of
 from ..io.dataset_layouts import read_texts
+from ..io.segment_files import read_segments
 from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.registry import metric_info
@@ -125,6 +128,7 @@ from .common import (
     number,
 )
 from .gate import save_run_baseline
+from .run_names import run_names
 from .runs import deferred_runs, return_freed_memory_at_once
 
 __all__ = ["PARALLEL_FROM", "add_parser", "run"]
@@ -172,7 +176,8 @@ def add_parser(subcommands) -> None:
     cmd.add_argument("--k", metavar="LIST", default=",".join(map(str, DEFAULT_CUTOFFS)),
                      help="comma-separated cut-offs (default: %(default)s)")
     cmd.add_argument("--names", metavar="LIST",
-                     help="comma-separated run names (default: the file names)")
+                     help="comma-separated run names (default: the file names without "
+                     "folders and endings, told apart where two share one)")
     cmd.add_argument("--baseline", metavar="NAME",
                      help="the run the others are tested against (default: the first)")
     cmd.add_argument("--report", metavar="FILE",
@@ -260,6 +265,16 @@ def add_parser(subcommands) -> None:
     stats.add_argument("--correction", choices=CORRECTIONS, default="holm",
                        help="for many metrics x runs: holm (family-wise), bh "
                        "(false discovery rate) or none (default: %(default)s)")
+    stats.add_argument("--pairs", choices=PAIRS, default="baseline",
+                       help="test each run against the baseline, or every pair of runs; "
+                       "one correction over pairs x metrics (default: %(default)s)")
+    stats.add_argument("--segments", metavar="FILE",
+                       help="a segment per query (.csv, .tsv or .jsonl with query_id, "
+                       "segment): each run's mean and its difference with the baseline per "
+                       "segment")
+    stats.add_argument("--segment-weights", choices=SEGMENT_WEIGHTS, default=None,
+                       help="how the overall row of the segments weights them: every query "
+                       "once (query) or every segment the same (equal) (default: query)")
     policies = cmd.add_argument_group(
         "conventions", "how ties, grades and gaps are scored; the defaults are trec_eval's "
         "(with -c)")
@@ -313,12 +328,7 @@ def _names(text: str | None, runs: list[str]) -> list[str]:
         if len(set(names)) != len(names):
             raise UsageError(f"--names repeats a name: {text!r}")
         return names
-    names = [Path(r).name for r in runs]
-    if len(set(names)) != len(names):
-        names = list(runs)
-    if len(set(names)) != len(names):
-        raise UsageError("the same run file is given twice; give each run once")
-    return names
+    return run_names(runs)  # the file stems, told apart where two share one
 
 
 # -- the command -----------------------------------------------------------------------
@@ -393,6 +403,11 @@ def run(args) -> int:
     # read ahead (forking costs more than it saves); many runs on every core.
     jobs = args.jobs if args.jobs is not None else (
         available_cores() if len(run_paths) >= PARALLEL_FROM else 1)
+    if args.segment_weights is not None and args.segments is None:
+        raise UsageError("--segment-weights weights the segments: give --segments FILE too")
+    if args.segments is not None and args.means_only:
+        raise UsageError("--segments shows intervals and tests per segment, which "
+                         "--means-only leaves out: drop one of them")
     check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
     check_output_names(args.per_query, "--per-query", (".csv",))
     check_output_names(args.save_baseline, "--save-baseline", (".json",))
@@ -411,6 +426,7 @@ def run(args) -> int:
         inputs += [("--documents", args.documents)] if args.documents is not None else []
     inputs += [("--queries", args.queries)] if args.queries is not None else []
     inputs += [("RUN", path) for path in run_paths]
+    inputs += [("--segments", args.segments)] if args.segments is not None else []
     check_outputs({"--report": args.report, "--per-query": args.per_query,
                    "--save-baseline": args.save_baseline}, inputs)
 
@@ -482,6 +498,8 @@ def run(args) -> int:
                   file=sys.stderr)
         _save_baseline(args, evaluations, judgments, names, run_paths)
         return 0
+    segments = (None if args.segments is None
+                else read_segments(existing_file(args.segments, "--segments")))
     comparison = compare(
         runs,
         judgments,
@@ -501,6 +519,9 @@ def run(args) -> int:
         jobs=jobs,
         **conventions,
         preset=args.preset,
+        pairs=args.pairs,
+        segments=segments,
+        segment_weights=args.segment_weights or "query",
     )
     print(to_long_text(comparison) if long_form else to_text(comparison))
     if args.report is not None:

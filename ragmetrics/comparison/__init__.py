@@ -12,6 +12,12 @@
   system, metric and difference with the baseline; each system's mean interval;
 - :mod:`~ragmetrics.comparison.paired_tests`: each system against the baseline: the
   randomization test corrected over every claim, its verdict, the t-test, d_z;
+- :mod:`~ragmetrics.comparison.pairwise`: with ``pairs="all"``, every pair of systems in
+  the same family; the summary matrix and the ranking;
+- :mod:`~ragmetrics.comparison.segments`: with ``segments``, each system per segment
+  (a family of its own) and the notes on segments;
+- :mod:`~ragmetrics.comparison.factorial`: for a factorial set of systems, each
+  factor's main effect;
 - :mod:`~ragmetrics.comparison.caveats`: the warnings the numbers need to be read with;
 - :mod:`~ragmetrics.comparison.comparison_result`: the result, :class:`Comparison`, with
   its drill-downs (the queries that differ most, the worst queries, power);
@@ -30,18 +36,27 @@ itself through them (:meth:`Comparison.to_text`, :meth:`~Comparison.to_markdown`
 from ..stats.corrections import CORRECTIONS
 from .caveats import ONE_METRIC_NOTE
 from .comparison_result import Comparison
+from .factorial import factor_effects, factors_from_names
 from .options import DEFAULT_CUTOFFS, default_metrics
 from .paired_tests import UNDECIDED
+from .pairwise import PAIRS, letter_display
 from .pipeline import compare
+from .segments import ALL_SEGMENTS, SEGMENT_WEIGHTS
 from .systems import evaluate_systems
 
 __all__ = [
+    "ALL_SEGMENTS",
     "CORRECTIONS",
     "DEFAULT_CUTOFFS",
     "ONE_METRIC_NOTE",
+    "PAIRS",
+    "SEGMENT_WEIGHTS",
     "UNDECIDED",
     "Comparison",
     "compare",
     "default_metrics",
     "evaluate_systems",
+    "factor_effects",
+    "factors_from_names",
+    "letter_display",
 ]

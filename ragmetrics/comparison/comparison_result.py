@@ -112,6 +112,29 @@ class Comparison:
         ``verdict_can_flip``. None when ``compare(tie_tolerance=None)``.
     tie_tolerance : float or None
         The range of a mean above which the ties are a warning (None: not measured).
+    pairs : {"baseline", "all"}
+        The pairs tested: each system against the baseline, or every pair of systems;
+        either way one family of claims, pairs x metrics, under ``correction``
+        (:mod:`~ragmetrics.comparison.pairwise`).
+    pairwise : pandas.DataFrame or None
+        Index (``metric``, ``system``, ``other``), one row per metric and pair tested;
+        the columns of ``tests`` (``other`` and ``other_mean`` for ``baseline`` and
+        ``baseline_mean``), ``difference`` being ``system - other``. With
+        ``pairs="baseline"`` the rows of ``tests``.
+    segments : pandas.DataFrame or None
+        With ``segments=``: index (``metric``, ``segment``, ``system``), each system's
+        mean per segment with its interval, each other system's difference with the
+        baseline (interval, corrected p, verdict, MDE), and the overall rows (segment
+        ``"(all)"``) weighted by ``segment_weights``
+        (:mod:`~ragmetrics.comparison.segments`). None without segments.
+    segment_weights : {"query", "equal"}
+        How the overall rows of ``segments`` weight the segments.
+    segment_confidence : float or None
+        The level of the segments' difference intervals (the family level of their
+        correction).
+    factors : pandas.DataFrame or None
+        For a factorial set of systems: each factor's main effect per metric
+        (:func:`~ragmetrics.comparison.factorial.factor_effects`); None otherwise.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -144,6 +167,13 @@ class Comparison:
     document_texts: dict | None = field(default=None, repr=False)
     tie_sizes: pd.DataFrame | None = field(default=None, repr=False)
     tie_tolerance: float | None = None
+
+    pairs: str = "baseline"
+    pairwise: pd.DataFrame | None = field(default=None, repr=False)
+    segments: pd.DataFrame | None = field(default=None, repr=False)
+    segment_weights: str = "query"
+    segment_confidence: float | None = None
+    factors: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.primary is None:  # the default of compare(primary=None)
@@ -383,3 +413,82 @@ class Comparison:
         frame = frame[frame[system].notna()]
         order = np.argsort(frame[system].to_numpy(), kind="stable")
         return frame.iloc[order[:n]]
+
+    def ranking(self, metric: str) -> pd.DataFrame:
+        """The systems ranked on ``metric``, best first, with intervals and what each beats.
+
+        Parameters
+        ----------
+        metric : str
+            One of :attr:`metrics`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index ``rank`` (1 the best; lower is better for a metric where lower is);
+            columns ``system``, ``mean``, ``low``, ``high`` (the mean's interval at
+            ``confidence``) and ``better_than``: the systems it is significantly better
+            than (in the order of the ranking), among the pairs tested (:attr:`pairwise`;
+            with ``pairs="baseline"`` only the baseline is tested against the others).
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {f"q{i}": {"a"} for i in range(12)}
+        >>> at = lambda rank: {q: [f"x{k}" for k in range(rank - 1)] + ["a"] for q in qrels}
+        >>> runs = {"c": at(3), "a": at(1), "b": {q: at(1 + i % 2)[q] for i, q in
+        ...                                       enumerate(qrels)}}
+        >>> result = ragmetrics.compare(runs, qrels, ["mrr"], pairs="all", n_resamples=200)
+        >>> result.ranking("mrr")[["system", "mean", "better_than"]]
+        ...  # doctest: +NORMALIZE_WHITESPACE
+             system      mean better_than
+        rank
+        1         a  1.000000      (b, c)
+        2         b  0.750000        (c,)
+        3         c  0.333333          ()
+        """
+        from .pairwise import ranking_frame
+
+        return ranking_frame(self, self._check_metric(metric))
+
+    def summary_matrix(self) -> pd.DataFrame:
+        """Systems x metrics: each mean, marked by what the tests found.
+
+        With ``pairs="baseline"``: ``▲`` after a system's mean where it is significantly
+        better than the baseline, ``▼`` where significantly worse (the corrected
+        verdicts of :attr:`tests`). With ``pairs="all"``: the compact letter display
+        (:func:`~ragmetrics.comparison.pairwise.letter_display`): two systems that
+        share a letter on a metric are not significantly different on it; ``a`` marks
+        the best system's group.
+
+        Returns
+        -------
+        pandas.DataFrame of str
+            Index ``system`` (the baseline first), one column per metric.
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {f"q{i}": {"a"} for i in range(12)}
+        >>> at = lambda rank: {q: [f"x{k}" for k in range(rank - 1)] + ["a"] for q in qrels}
+        >>> runs = {"c": at(3), "a": at(1), "b": {q: at(1 + i % 2)[q] for i, q in
+        ...                                       enumerate(qrels)}}
+        >>> ragmetrics.compare(runs, qrels, ["mrr"], n_resamples=200).summary_matrix()
+        ...  # doctest: +NORMALIZE_WHITESPACE
+        metric         mrr
+        system
+        c           0.3333
+        a         1.0000 ▲
+        b         0.7500 ▲
+        >>> ragmetrics.compare(runs, qrels, ["mrr"], pairs="all",
+        ...                    n_resamples=200).summary_matrix()
+        ...  # doctest: +NORMALIZE_WHITESPACE
+        metric         mrr
+        system
+        c         0.3333 c
+        a         1.0000 a
+        b         0.7500 b
+        """
+        from .pairwise import summary_matrix
+
+        return summary_matrix(self)

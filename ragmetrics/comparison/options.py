@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..conventions import Conventions
 from ..errors import InputTypeError, InputValueError
@@ -31,6 +32,9 @@ from ..stats.arguments import (
 )
 from ..stats.corrections import check_correction
 from ..stats.verdicts import MAX_RESAMPLES_FACTOR
+from .factorial import check_factors
+from .pairwise import check_pairs
+from .segments import check_segment_weights, check_segments
 from .shown_texts import shown_texts
 
 __all__ = ["DEFAULT_CUTOFFS", "DEFAULT_TIE_TOLERANCE", "ComparisonOptions", "check_systems",
@@ -175,6 +179,10 @@ class ComparisonOptions:
     query_texts: dict | None = None
     document_texts: dict | None = None
     tie_tolerance: float | None = DEFAULT_TIE_TOLERANCE
+    pairs: str = "baseline"
+    segments: pd.Series | None = None
+    segment_weights: str = "query"
+    factors: dict | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -189,8 +197,9 @@ class ComparisonOptions:
 def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, baseline,
                        alpha, confidence, n_resamples, max_resamples, seed, correction,
                        progress, jobs, preset, conventions: Mapping, primary=None,
-                       queries=None,
-                       tie_tolerance=DEFAULT_TIE_TOLERANCE) -> ComparisonOptions:
+                       queries=None, tie_tolerance=DEFAULT_TIE_TOLERANCE, pairs="baseline",
+                       segments=None, segment_weights="query",
+                       factors=None) -> ComparisonOptions:
     """Check every argument of :func:`~ragmetrics.comparison.compare` (``conventions``: its
     ``**conventions`` keywords), in the order of its signature.
 
@@ -232,7 +241,12 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
         progress = resampling_callback(progress)
     progress = check_progress(progress)
     tie_tolerance = check_tie_tolerance(tie_tolerance)
+    pairs = check_pairs(pairs)
+    segment_weights = check_segment_weights(segment_weights)
+    segments = check_segments(segments)
+    factors = check_factors(factors, list(systems))
     return ComparisonOptions(
+        pairs=pairs, segments=segments, segment_weights=segment_weights, factors=factors,
         systems=systems, metrics=tuple(names), specs=tuple(specs), spans=spans,
         conventions=settle_conventions("compare", preset, conventions), preset=preset,
         alpha=alpha, confidence=confidence, n_resamples=n_resamples,

@@ -32,14 +32,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Unpack
 
+import numpy as np
+import pandas as pd
+
 from ..conventions import ConventionKeywords, accepts_conventions
 from ..stats.corrections import Correction
 from ..stats.verdicts import randomization_verdicts
 from .bootstrap_pass import ResamplingProgress, bootstrap_all, paired_columns, summary_frame
 from .caveats import comparison_warnings
 from .comparison_result import Comparison
+from .factorial import factor_effects
 from .options import DEFAULT_TIE_TOLERANCE, comparison_options
 from .paired_tests import difference_level, tests_frame
+from .pairwise import all_pair_columns, pairwise_frame, slice_decisions
+from .segments import segment_analysis, segment_labels
 from .systems import aligned_per_query, evaluate_all, retriever_summaries
 from .tie_sizes import tie_size_frame
 
@@ -68,6 +74,10 @@ def compare(
     jobs: int = 1,
     preset: str | None = None,
     tie_tolerance: float | None = DEFAULT_TIE_TOLERANCE,
+    pairs: str = "baseline",
+    segments=None,
+    segment_weights: str = "query",
+    factors: Mapping | None = None,
     **conventions: Unpack[ConventionKeywords],
 ) -> Comparison:
     """Compare systems on the same queries, with intervals, paired tests and verdicts.
@@ -167,6 +177,32 @@ def compare(
         pessimistic one) exceeds ``tie_tolerance``, and any verdict that either pairing
         changes; the sizes are always in ``.tie_sizes`` and on the convention card.
         ``None``: the ties are not measured (no second scoring, no ``.tie_sizes``).
+    pairs : {"baseline", "all"}, default "baseline"
+        Which pairs of systems are tested: each against the baseline (``k - 1`` pairs
+        for ``k`` systems), or every pair (``k (k - 1) / 2``). **The family** corrected
+        by ``correction`` is every pair tested x every metric, one family: with
+        ``"all"`` the baseline rows of ``.tests`` are corrected over every pair too.
+        Every pair is in ``.pairwise``; ``.summary_matrix()`` marks each mean (against
+        the baseline, or by a compact letter display) and ``.ranking(metric)`` ranks
+        the systems (:mod:`ragmetrics.comparison.pairwise`).
+    segments : mapping or Series, optional
+        A segment per query (``{query_id: segment}``, or a Series indexed by query id
+        such as a column of a data set's queries): ``.segments`` then holds each system's mean
+        per segment, each difference with the baseline per segment (its interval and
+        paired test, corrected over segments x metrics x systems, a family of its own),
+        and the warnings name a segment whose difference goes, significantly, against
+        the overall one, and a segment too small to detect the overall minimum
+        detectable effect (:mod:`ragmetrics.comparison.segments`). Every compared query
+        needs a segment.
+    segment_weights : {"query", "equal"}, default "query"
+        How the overall rows of ``.segments`` weight the segments: every query once (the
+        plain mean of ``.summary``) or every segment the same (the mean of the segment
+        means). ``.summary`` and ``.tests`` stay per query.
+    factors : mapping, optional
+        ``{factor: {system: level}}`` for a factorial set of systems; by default read
+        from names such as ``bm25-256``, ``dense-512`` when they form a full factorial.
+        ``.factors`` then holds each factor's main effect with its paired bootstrap
+        interval (:mod:`ragmetrics.comparison.factorial`).
 
     Returns
     -------
@@ -215,7 +251,8 @@ def compare(
         baseline=baseline, alpha=alpha, confidence=confidence, n_resamples=n_resamples,
         max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
         jobs=jobs, preset=preset, conventions=conventions, primary=primary, queries=queries,
-        tie_tolerance=tie_tolerance)
+        tie_tolerance=tie_tolerance, pairs=pairs, segments=segments,
+        segment_weights=segment_weights, factors=factors)
     names, metrics = options.names, options.metrics
     evaluations, notes = evaluate_all(options.systems, qrels, list(metrics), options.spans,
                                       options.conventions, preset, options.jobs)
@@ -227,19 +264,58 @@ def compare(
                                                   options.seed, tracker)
     summary = summary_frame(names, metrics, columns.values, value_means, options.confidence,
                             columns.value_bounds)
-    decisions = randomization_verdicts(
-        columns.differences, alpha=options.alpha, correction=options.correction,
+    # One family: the baseline's pairs, then (pairs="all") every other pair.
+    later, later_means, later_bounds = all_pair_columns(
+        columns.values, value_means, len(metrics), len(names),
+        (columns.value_bounds[0][:len(metrics)], columns.value_bounds[1][:len(metrics)]),
+        options.n_resamples, options.seed) if options.pairs == "all" else (
+        columns.differences[:, :0], difference_means[:, :0], (np.empty(0), np.empty(0)))
+    differences = np.column_stack([columns.differences, later])
+    all_means = np.column_stack([difference_means, later_means])
+    all_bounds = tuple(np.concatenate([a, b]) for a, b in zip(columns.difference_bounds,
+                                                               later_bounds, strict=True))
+    family = randomization_verdicts(
+        differences, alpha=options.alpha, correction=options.correction,
         n_resamples=options.n_resamples, max_resamples=options.max_resamples,
         seed=options.seed, progress=tracker.rest(),
     )
-    level = difference_level(decisions, options.confidence, options.correction)
+    level = difference_level(family, options.confidence, options.correction)
+    first = slice(0, columns.differences.shape[1])
+    decisions = slice_decisions(family, first)
     tests = tests_frame(names, metrics, options.specs, per_query, columns.differences,
                         difference_means, decisions, level, columns.difference_bounds)
     ties = (None if options.tie_tolerance is None else
-            tie_size_frame(options, qrels, per_query, tests, columns.differences))
-    found = comparison_warnings(columns.values, options.specs, notes, summary, tests,
-                                decisions, confidence=options.confidence, level=level,
-                                ties=ties, tie_tolerance=options.tie_tolerance)
+            tie_size_frame(options, qrels, per_query, tests, differences))
+    tie_notes = {"ties": ties, "tie_tolerance": options.tie_tolerance}
+    pairwise = pairwise_frame(names, metrics, options.specs, per_query, differences,
+                              all_means, family, level, all_bounds, options.pairs)
+    if options.pairs == "all":  # the warnings read every claim of the family
+        claims = pairwise.set_axis(pd.MultiIndex.from_arrays(
+            [pairwise.index.get_level_values(0),
+             [f"{s} vs {o}" for _, s, o in pairwise.index]], names=["metric", "system"]))
+        found = comparison_warnings(columns.values, options.specs, notes, summary, claims,
+                                    family, confidence=options.confidence, level=level,
+                                    **tie_notes)
+    else:
+        found = comparison_warnings(columns.values, options.specs, notes, summary, tests,
+                                    decisions, confidence=options.confidence, level=level,
+                                    **tie_notes)
+    by_segment, segment_level = None, None
+    if options.segments is not None:
+        labels = segment_labels(options.segments, per_query[names[0]].index)
+        by_segment, segment_level, segment_notes = segment_analysis(
+            per_query, names, metrics, options.specs, labels, values=columns.values,
+            differences=columns.differences,
+            value_bounds=(columns.value_bounds[0], columns.value_bounds[1]),
+            difference_bounds=columns.difference_bounds, summary=summary, tests=tests,
+            weights=options.segment_weights, alpha=options.alpha,
+            confidence=options.confidence, correction=options.correction,
+            n_resamples=options.n_resamples, max_resamples=options.max_resamples,
+            seed=options.seed)
+        found = (*found, *segment_notes)
+    effects = None if options.factors is None else factor_effects(
+        per_query, names, metrics, options.specs, options.factors,
+        n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
     spans = options.spans
     return Comparison(
         summary=summary, tests=tests, per_query=per_query, warnings=found,
@@ -257,4 +333,7 @@ def compare(
         primary=options.primary, query_texts=options.query_texts,
         document_texts=options.document_texts,
         tie_sizes=ties, tie_tolerance=options.tie_tolerance,
+        pairs=options.pairs, pairwise=pairwise, segments=by_segment,
+        segment_weights=options.segment_weights, segment_confidence=segment_level,
+        factors=effects,
     )

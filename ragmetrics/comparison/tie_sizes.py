@@ -67,7 +67,9 @@ def tie_size_frame(options, qrels, per_query: dict[str, pd.DataFrame], tests: pd
 
     ``options`` are the comparison's (:class:`~ragmetrics.comparison.options.
     ComparisonOptions`), ``per_query`` its aligned per-query values, ``tests`` its tests
-    frame and ``differences`` the paired differences its randomization test read.
+    frame and ``differences`` the paired differences its randomization test read (every
+    claim of the family: with ``pairs="all"``, the pairs without the baseline after its
+    own, which the extreme orders leave as observed).
 
     Returns
     -------
@@ -120,9 +122,12 @@ def tie_size_frame(options, qrels, per_query: dict[str, pd.DataFrame], tests: pd
         other = "pessimistic" if order == "optimistic" else "optimistic"
         mixed = {baseline: extremes[other][baseline],
                  **{system: extremes[order][system] for system in pairs}}
+        # The family's other claims (pairs="all": the pairs without the baseline) keep
+        # their observed differences: the extremes are each system's against the baseline.
         d = differences.copy()
-        d[:, changed] = paired_columns(mixed, names, metrics,
-                                       options.specs).differences[:, changed]
+        moved_claims = np.flatnonzero(changed)
+        d[:, moved_claims] = paired_columns(mixed, names, metrics,
+                                            options.specs).differences[:, moved_claims]
         decisions = randomization_verdicts(
             d, alpha=options.alpha, correction=options.correction,
             n_resamples=options.n_resamples, max_resamples=options.max_resamples,

@@ -73,6 +73,7 @@ from .run_layouts import (
     read_llamaindex_results,
     read_openinference_spans,
 )
+from .segment_files import read_segments
 from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
@@ -97,6 +98,7 @@ __all__ = [
     "read_ragas_samples",
     "read_results",
     "read_run",
+    "read_segments",
     "read_trec_qrels",
     "read_trec_run",
     "sniff_format",

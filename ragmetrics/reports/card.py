@@ -18,6 +18,7 @@ import pandas as pd
 from ..conventions import describe
 from ..presets import PRESETS
 from .formatting import format_percent
+from .several_sections import family_text, segments_card
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
@@ -78,7 +79,8 @@ def convention_card(comparison: Comparison) -> dict[str, str]:
         "effect size": "d_z = mean(d) / sd(d) of the per-query differences d (paired; not "
         "Cohen's d of two groups, so no small/medium/large); n/a where every query differs "
         "by the same non-zero amount (no spread to divide by)",
-        "correction": _CORRECTION[c.correction] + ", over all metrics x pairs",
+        "correction": _CORRECTION[c.correction] + ", over " + family_text(c),
+        **segments_card(c),
         "versions": f"ragmetrics {ragmetrics.__version__}, numpy {np.__version__}, "
         f"pandas {pd.__version__}, matplotlib {_version_of('matplotlib')}, "
         f"python {platform.python_version()}",
@@ -115,7 +117,8 @@ def _tie_card(comparison: Comparison) -> str:
 
 
 def _difference_card(comparison: Comparison) -> str:
-    c, m = comparison, len(comparison.tests)
+    c = comparison
+    m = len(c.tests if c.pairwise is None else c.pairwise)  # the family: every pair tested
     level, pct = format_percent(c.difference_confidence), format_percent(c.confidence)
     if c.correction == "holm" and m > 1:
         how = (f"{level} each (Bonferroni: all {m} together cover with {pct}), the level of "

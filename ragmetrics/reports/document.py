@@ -27,6 +27,7 @@ from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
 from .headline import snippet, verdict_list, warnings_summary
+from .several_sections import factor_section, segment_sections, several_system_sections
 from .text_tables import (
     TextTable,
     differences_table,
@@ -145,6 +146,12 @@ class ReportDocument:
     rankings : tuple of Section
         The rankings, side by side, of the queries that differ most
         (:func:`~ragmetrics.reports.drilldown.ranking_sections`).
+    several : tuple of Section
+        Several systems, factors and segments
+        (:mod:`~ragmetrics.reports.several_sections`): the summary matrix, the ranking and
+        every pair tested (with three systems or more, or every pair tested), the
+        factors' main effects, the tables per segment (the headline metric's alone in
+        the text report).
     retrievers : Section or None
         How each retriever ran (latency per query, cached queries, ``k``, config hash:
         :func:`~ragmetrics.reports.text_tables.retrievers_table`), for runs made by
@@ -179,6 +186,8 @@ class ReportDocument:
     verdict: tuple[str, ...] = ()
     other_verdicts: tuple[str, ...] = ()
     difference_figures: tuple[Figure, ...] = ()
+
+    several: tuple[Section, ...] = ()
 
     @property
     def warnings_line(self) -> str:
@@ -250,7 +259,19 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
         other_verdicts=verdict_list(c, skip=c.primary),
         difference_figures=tuple(Figure("differences", f"{system} minus {c.baseline}", system)
                                  for system in c.systems[1:]),
+        several=_several(c, complete),
     )
+
+
+def _several(c: Comparison, complete: bool) -> tuple[Section, ...]:
+    """Several systems, factors and segments (:mod:`~ragmetrics.reports.several_sections`)."""
+    metric = c.primary  # the ranking and the segments on the verdict's metric
+    found = several_system_sections(c, metric, complete=complete)
+    factors = factor_section(c)
+    found += [factors] if factors is not None else []
+    found += segment_sections(c, c.metrics if complete else [metric])
+    return tuple(Section(heading=heading, table=table, caption=caption)
+                 for heading, caption, table in found)
 
 
 def _retrievers(c: Comparison) -> Section | None:

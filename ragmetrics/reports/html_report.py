@@ -84,7 +84,8 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
         parts += _section(document.retrievers, drawn)
     if drawn is not None:
         parts += [_image(figure, drawn) for figure in document.difference_figures]
-    for section in (document.means, *document.against_baseline, *document.drilldowns):
+    for section in (document.means, *document.against_baseline, *document.several,
+                    *document.drilldowns):
         parts += _section(section, drawn)
     if document.power is not None:
         parts += _section(document.power, drawn)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..metrics.registry import parse_metric
 from ..safe_text import terminal_text
-from .document import conventions_line, overview_line
+from .document import build_report, conventions_line, overview_line
 from .formatting import (
     fixed_width,
     format_interval,
@@ -78,6 +78,9 @@ def to_long_text(comparison: Comparison) -> str:
     lines = verdict_lines(f"Verdict on {label}", c.verdict(), verdict_list(c, skip=c.primary),
                           warnings_summary(len(c.warnings)) if c.warnings else "")
     lines += ["", overview_line(c), "", *table]
+    for section in build_report(c, complete=False).several:  # matrix, ranking, segments
+        lines += ["", "".join(section.heading),
+                  *fixed_width([list(section.table.header), *map(list, section.table.rows)])]
     if c.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in c.warnings]
     lines += ["", f"Conventions: {conventions_line(c)}"]

@@ -48,6 +48,8 @@ def render_markdown(document: ReportDocument) -> str:
     parts += _section(document.means)
     for section in document.against_baseline:
         parts += _section(section)
+    for section in document.several:
+        parts += _section(section)
     for section in document.drilldowns:
         parts += _section(section)
     if document.power is not None:

@@ -51,7 +51,7 @@ def render_text(document: ReportDocument) -> str:
         lines += ["", "Retrievers (latency per query)",
                   _fixed_width(document.retrievers.table)]
     lines += ["", document.overview, "", _fixed_width(document.means.table)]
-    for section in document.against_baseline:
+    for section in (*document.against_baseline, *document.several):
         lines += ["", "".join(section.heading), _fixed_width(section.table)]
     if document.warnings:
         lines += ["", "Warnings:"] + [f"  - {w}" for w in document.warnings]

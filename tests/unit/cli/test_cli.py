@@ -127,11 +127,11 @@ def test_two_runs_from_csv_and_jsonl(capsys):
     assert (value(out, "recall@5", 0), value(out, "recall@5", 1)) == ("0.3333", "0.6000")
     assert (value(out, "mrr", 0), value(out, "mrr", 1)) == ("0.3333", "0.8667")
     assert (value(out, "recall@10", 0), value(out, "recall@10", 1)) == ("1.0000", "1.0000")
-    tests = out[out.index("dense.jsonl vs bm25.csv (baseline)"):]
+    tests = out[out.index("dense vs bm25 (baseline)"):]
     mrr = next(line for line in tests.splitlines() if line.startswith("mrr "))
     assert "+0.5333 [" in mrr
     assert "24/6/0" in mrr
-    assert mrr.endswith("dense.jsonl better")
+    assert mrr.endswith("dense better")
     recall10 = next(line for line in tests.splitlines() if line.startswith("recall@10 "))
     assert recall10.endswith("no significant difference")
     # bm25 scores the same on every query, and dense as bm25 at 10 and 20: the two
@@ -197,12 +197,12 @@ def test_reports_and_per_query_csv(capsys, tmp_path):
     assert err.splitlines() == [f"report written to {html}", f"per-query values written to {csv}"]
     page = html.read_text(encoding="utf-8")
     assert "Convention card" in page
-    assert "dense.jsonl vs bm25.csv (baseline)" in page
+    assert "dense vs bm25 (baseline)" in page
     per_query = pd.read_csv(csv)
     assert list(per_query.columns) == ["query_id", "system", "mrr", "ndcg@10"]
     assert len(per_query) == 60
     assert per_query.groupby("system")["mrr"].mean().round(4).to_dict() == {
-        "bm25.csv": 0.3333, "dense.jsonl": 0.8667,
+        "bm25": 0.3333, "dense": 0.8667,
     }
     status, _, _ = run(capsys, GOLDEN, BM25, "--metrics", "mrr", "--resamples", "50",
                        "--report", markdown)
@@ -213,7 +213,7 @@ def test_reports_and_per_query_csv(capsys, tmp_path):
 @pytest.mark.parametrize("means_only", [False, True])
 def test_per_query_csv_keeps_a_carriage_return_id_in_its_row(capsys, tmp_path, means_only):
     # A query id with a bare CR, as JSON allows: written unquoted before, every reader split
-    # the row and the second part, "=1+1,run.jsonl,0.5", was a formula past the guard.
+    # the row and the second part, "=1+1,run,0.5", was a formula past the guard.
     golden, run_file, csv = tmp_path / "golden.jsonl", tmp_path / "run.jsonl", tmp_path / "pq.csv"
     golden.write_text('{"query_id": "a\\r=1+1", "relevant_ids": ["d2"]}\n'
                       '{"query_id": "q2", "relevant_ids": ["d2"]}\n', encoding="utf-8")
@@ -222,8 +222,8 @@ def test_per_query_csv_keeps_a_carriage_return_id_in_its_row(capsys, tmp_path, m
     options = ["--means-only"] if means_only else ["--resamples", "50"]
     status, _, _ = run(capsys, golden, run_file, "--metrics", "mrr", *options, "--per-query", csv)
     assert status == 0
-    assert csv.read_bytes() == (b'query_id,system,mrr\n"a\r\'=1+1",run.jsonl,0.5\n'
-                                b"q2,run.jsonl,1.0\n")
+    assert csv.read_bytes() == (b'query_id,system,mrr\n"a\r\'=1+1",run,0.5\n'
+                                b"q2,run,1.0\n")
     back = pd.read_csv(csv, dtype={"query_id": str})
     assert back["query_id"].tolist() == ["a\r'=1+1", "q2"]
     assert back["mrr"].tolist() == [0.5, 1.0]
@@ -340,7 +340,7 @@ BAD_INPUT = {
         r"r\.csv, line 3: score must be a number"),
     "no overlapping queries": (
         lambda t: [GOLDEN, write(t, "r.csv", "query_id,doc_id,score\nQ1,a,1\n")],
-        r"system 'r\.csv' has no query in common with the judgments"),
+        r"system 'r' has no query in common with the judgments"),
     "unknown metric": (
         lambda t: [GOLDEN, BM25, "--metrics", "ndgc@10"],
         r"unknown metric 'ndgc@10'; did you mean 'ndcg'\?"),
@@ -412,7 +412,7 @@ def test_python_dash_m_ragmetrics(tmp_path):
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert "dense.jsonl vs bm25.csv (baseline)" in completed.stdout
+    assert "dense vs bm25 (baseline)" in completed.stdout
     assert value(completed.stdout, "mrr", 1) == "0.8667"
     assert completed.stderr == f"report written to {report}\n"
     assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

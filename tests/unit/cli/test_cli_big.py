@@ -82,7 +82,7 @@ def test_a_run_scored_in_parts_prints_what_it_prints_read_whole(capsys, tmp_path
     assert err.replace("parts.csv", "whole.csv") == whole_err
     assert (tmp_path / "parts.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
     # ... and the means are those of compare() on the runs read whole.
-    expected = compare({"run0.txt": read_run(run_a), "run1.txt": read_run(run_b)},
+    expected = compare({"run0": read_run(run_a), "run1": read_run(run_b)},
                        read_qrels(qrels), ["mrr", "recall@5", "ndcg@10", "map"],
                        n_resamples=300)
     printed = pd.read_csv(tmp_path / "parts.csv", dtype={"query_id": str})
@@ -106,7 +106,7 @@ def test_a_run_whose_queries_come_apart_is_read_whole_and_said_so(capsys, tmp_pa
 
 def test_many_runs_print_one_line_per_metric_and_run(capsys, tmp_path):
     qrels, paths = write_case(tmp_path, n_runs=6, n_queries=40)
-    names = [p.name for p in paths]
+    names = [p.stem for p in paths]
     out, _ = command(capsys, qrels, *paths, "--metrics", "mrr,ndcg@10", "--resamples", "200")
     table = [line.split() for line in out.splitlines() if line.split()[:1] in (["mrr"],
                                                                                 ["ndcg@10"])]
@@ -165,7 +165,7 @@ def test_the_command_imports_what_the_work_needs_only(tmp_path):
 
 def test_means_only_prints_each_runs_means_as_evaluate_gives_them(capsys, tmp_path):
     qrels, paths = write_case(tmp_path, n_runs=6, n_queries=40)
-    names = [p.name for p in paths]
+    names = [p.stem for p in paths]
     metrics = ["mrr", "ndcg@10", "precision@5"]
     out, _ = command(capsys, qrels, *paths, "--metrics", ",".join(metrics), "--means-only")
     lines = out.splitlines()
@@ -185,7 +185,7 @@ def test_means_only_prints_each_runs_means_as_evaluate_gives_them(capsys, tmp_pa
         assert [row[2] for row in rows] == list(means.sort_values(ascending=False,
                                                                   kind="stable").index)
         assert [row[3] for row in rows] == [f"{means[row[2]]:.4f}" for row in rows]
-    assert "run1.txt: " in out  # each run's notes, by name (queries missing from it)
+    assert "run1: " in out  # each run's notes, by name (queries missing from it)
     wide, _ = command(capsys, qrels, *paths[:2], "--metrics", "mrr", "--means-only")
     mrr = next(line.split() for line in wide.splitlines() if line.startswith("mrr"))
     assert mrr == ["mrr"] + [f"{expected[n]['mrr']:.4f}" for n in names[:2]]

@@ -178,7 +178,7 @@ CASES: dict[str, Case] = {
                                               r"\\x1b\[2J\\x1b\[31mred"),
     "run: right-to-left override": bad_run("run_bidi_id.txt", 3, "got '3x'", r"d2\\u202e"),
     "run: no query in common": refused("{c}/golden.csv {c}/run_other_queries.txt",
-                                       "run_other_queries.txt' has no query in common",
+                                       "run_other_queries' has no query in common",
                                        "'Q1', 'Q2', 'Q3'"),
     "run: an extra field on line 8": bad_run("run_extra_field_late.txt", 8, "got 7"),
     "run: truncated gzip": bad_run("run_truncated.txt.gz", None,
@@ -191,7 +191,7 @@ CASES: dict[str, Case] = {
         "float cannot hold exactly"),
     "run: a rank past msmarco_eval.py's list": refused(
         "{c}/golden.csv {c}/run_rank_1001.txt --preset msmarco",
-        r"run_rank_1001\.txt': order_by='rank_position'", "query 'q1', doc 'd2' has rank 1001"),
+        r"run_rank_1001': order_by='rank_position'", "query 'q1', doc 'd2' has rank 1001"),
     "run: a folder": refused("{c}/golden.csv {c}/a_folder.csv", "RUN is not a regular file",
                              "a_folder.csv"),
     "run: not found": refused("{c}/golden.csv {c}/nope.txt", "RUN file not found: .*nope.txt"),

@@ -682,9 +682,9 @@ def test_the_evaluate_command_prints_the_zero_width_warning(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert (status, err) == (0, "")
     warnings_block = out[out.index("Warnings:"):]
-    assert ("no spread: every query has the same value on mrr (one.csv), mrr (half.csv)"
+    assert ("no spread: every query has the same value on mrr (one), mrr (half)"
             in warnings_block)
-    assert "constant difference: on mrr (half.csv), every query differs from the baseline" in (
+    assert "constant difference: on mrr (half), every query differs from the baseline" in (
         warnings_block)
     row = next(line for line in out.splitlines() if line.startswith("mrr ") and "[-" in line)
     assert "-0.5000 [-0.5000, -0.5000]" in row
