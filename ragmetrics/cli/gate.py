@@ -64,6 +64,7 @@ from .common import (
     load_qrels,
     load_run,
 )
+from .run_names import run_names
 
 __all__ = ["EXIT_FAILED", "add_parser", "run", "save_run_baseline"]
 
@@ -170,7 +171,7 @@ def run(args) -> int:
                          label="CANDIDATE_RUN")
     result = check_gate(baseline, candidate, qrels, rules, segments=segments,
                         alpha=args.alpha, min_segment_queries=args.min_segment_queries,
-                        name=args.name or Path(args.candidate).name, run_path=args.candidate,
+                        name=args.name or run_names([args.candidate])[0], run_path=args.candidate,
                         preset=preset, **conventions)
     print(terminal_text(result.to_text()))
     if args.update_baseline:

@@ -401,17 +401,26 @@ class Prepared:
 
 def natural_order(ids: np.ndarray) -> np.ndarray:
     """The order :func:`ragmetrics.evaluate` lists queries in: as numbers when every id
-    is one (``"2"`` before ``"10"``), else as text; a stable argsort of ``ids``.
+    is a run of ASCII digits (``"2"`` before ``"10"``), equal numbers by their text
+    (``"0"`` before ``"00"``), else as text.
 
     >>> natural_order(np.array(["10", "2", "1"], dtype=object)).tolist()
     [2, 1, 0]
-    >>> natural_order(np.array(["q10", "q2"], dtype=object)).tolist()
-    [0, 1]
+    >>> natural_order(np.array(["00", "0", "1"], dtype=object)).tolist()
+    [1, 0, 2]
+    >>> natural_order(np.array(["q10", "q2", "1_0"], dtype=object)).tolist()
+    [2, 0, 1]
     """
+    texts = np.asarray(ids, dtype=object).astype(str)
+    text_order = np.argsort(texts, kind="stable")
+    if not all(i.isascii() and i.isdigit() for i in texts) or not len(texts):
+        return text_order
     try:
-        return np.argsort(np.array([int(i) for i in ids], dtype=np.int64), kind="stable")
-    except (ValueError, OverflowError, TypeError):
-        return np.argsort(np.asarray(ids, dtype=object).astype(str), kind="stable")
+        numbers = np.array([int(i) for i in texts], dtype=np.int64)
+    except OverflowError:  # past int64: as text
+        return text_order
+    # Text order first, then a stable sort by number: equal numbers keep the text order.
+    return text_order[np.argsort(numbers[text_order], kind="stable")]
 
 
 def rank_and_judge(run: Columns, qrels: Columns, conventions: Conventions,

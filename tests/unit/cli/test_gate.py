@@ -63,7 +63,7 @@ def test_save_baseline_writes_the_run_file_path_and_hash(files):
     baseline = load_baseline(files["base"])
     assert baseline.metrics == ("mrr", "recall@1")
     assert baseline.run["path"] == files["base_run"]
-    assert baseline.run["name"] == "base.run"
+    assert baseline.run["name"] == "base"  # runs are named by their file stems
     import hashlib
 
     with open(files["base_run"], "rb") as handle:
@@ -77,9 +77,9 @@ def test_save_baseline_with_several_runs_needs_baseline(files, capsys):
                  "--save-baseline", out, "--resamples", "200"]) == 2
     assert "--save-baseline saves one run: 2 are given" in capsys.readouterr().err
     assert main(["evaluate", files["qrels"], files["base_run"], files["worse"], "--metrics",
-                 "mrr", "--save-baseline", out, "--baseline", "worse.run",
+                 "mrr", "--save-baseline", out, "--baseline", "worse",
                  "--resamples", "200"]) == 0
-    assert load_baseline(out).run["name"] == "worse.run"
+    assert load_baseline(out).run["name"] == "worse"
 
 
 def test_pass_is_0(files, capsys):
@@ -141,7 +141,7 @@ def test_json_schema(files):
     assert document["segments"]["tested"] == []
     assert [u["segment"] for u in document["segments"]["untested"]] == ["a", "b"]
     assert document["baseline"]["judgments"]["queries"] == N
-    assert document["candidate"]["run"]["name"] == "collapse.run"
+    assert document["candidate"]["run"]["name"] == "collapse"
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -203,7 +203,7 @@ def test_update_baseline_only_when_the_gate_passed(files, capsys):
     out = capsys.readouterr().out
     assert "baseline updated:" in out
     assert "mrr " in out
-    assert load_baseline(files["base"]).run["name"] == "collapse.run"
+    assert load_baseline(files["base"]).run["name"] == "collapse"
 
 
 def test_json_is_written_on_failure_too_and_never_over_an_input(files):

@@ -221,7 +221,8 @@ def test_read_segments(tmp_path):
     path.write_text("query_id,kind\nq1,a\n")
     with pytest.raises(FormatError, match="the segments file has no column 'segment'"):
         read_segments(path)
-    with pytest.raises(FileNotFoundError):
+    (tmp_path / "s.txt").write_text("query_id,segment\nq1,a\n")
+    with pytest.raises(FormatError, match="cannot tell the table format from the name"):
         read_segments(tmp_path / "s.txt")
 
 
@@ -251,6 +252,7 @@ def test_the_command_reads_segments(tmp_path, capsys):
     bad = tmp_path / "bad.csv"
     bad.write_text("query_id,segment\nq00,A\nq01\n")
     assert main(["evaluate", str(golden), *paths, "--segments", str(bad)]) == 2
-    assert "bad.csv, line 3: expected 2 fields, got 1" in capsys.readouterr().err
+    assert ("bad.csv, line 3: expected 2 fields as in the header (query_id, segment), got 1"
+            in capsys.readouterr().err)
     assert main(["evaluate", str(golden), *paths, "--segment-weights", "equal"]) == 2
     assert "give --segments FILE too" in capsys.readouterr().err

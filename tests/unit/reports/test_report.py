@@ -343,8 +343,14 @@ def assert_safe_per_query_csv(path, ids):
     writes it; no line of the file and no cell starting a formula."""
     mrr = {(q, name): 1 / (1 + (i + shift) % 3)
            for shift, name in enumerate(SYSTEMS) for i, q in enumerate(ids)}
-    # In the rows' order (systems in turn, queries sorted within each).
-    order = sorted(mrr, key=lambda key: (SYSTEMS.index(key[1]), key[0]))
+    # In the rows' order (systems in turn, queries in evaluate's natural order within each:
+    # as numbers when all are ASCII digits, equal numbers by text; else as text).
+    numeric = all(q.isascii() and q.isdigit() for q in ids)
+
+    def natural(query):
+        return (int(query), query) if numeric else (0, query)
+
+    order = sorted(mrr, key=lambda key: (SYSTEMS.index(key[1]), natural(key[0])))
     expected = [[spreadsheet_cell(q), spreadsheet_cell(name), repr(mrr[q, name])]
                 for q, name in order]
     with open(path, encoding="utf-8", newline="") as file:

@@ -504,7 +504,7 @@ def test_a_run_after_an_option_is_still_a_run(capsys):
     bm25 = Path(__file__).resolve().parents[2] / "data" / "cli" / "bm25.csv"
     status, out, err = cli(capsys, golden, "--metrics", "mrr", bm25, "--resamples", "100")
     assert status == 0, err
-    assert out.splitlines()[2].split() == ["metric", "bm25"]
+    assert ["metric", "bm25"] in [line.split() for line in out.splitlines()]
 
 
 def _write(folder, name, text):
