@@ -53,6 +53,7 @@ if str(ROOT) not in sys.path:  # run as a script: make ``benchmarks`` importable
 import numpy as np
 
 from benchmarks import data as bench_data
+from benchmarks.memory import measured
 
 __all__ = ["main", "render_big", "run_big"]
 
@@ -104,34 +105,11 @@ def write_files(folder: Path, n_queries: int, depth: int = 100, seed: int = 0) -
 # -- one measured call in a process of its own ------------------------------------------
 
 
-def _status_kib(key: str) -> int | None:
-    try:
-        with open("/proc/self/status") as handle:
-            for line in handle:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
-
-
 def _measured(function, *args) -> dict:
     """``function(*args)`` timed, with the peak RSS above the RSS before it (in MiB)."""
-    import gc
-
-    gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w") as handle:
-            handle.write("5")
-    except OSError:
-        pass
-    before = _status_kib("VmRSS") or 0
-    wall, cpu = time.perf_counter(), time.process_time()
-    value = function(*args)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    peak = _status_kib("VmHWM") or 0
-    return {"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
-            "peak_rss_mib": peak / 1024, "value": value}
+    found = measured(lambda: function(*args))
+    del found["exact_peak"]
+    return found
 
 
 def _in_process(function, *args, timeout: float = 900) -> dict:

@@ -110,38 +110,15 @@ def refused(read, path):
 def read_and_measure(path: str, call: str) -> dict:
     """``call`` on ``path`` (``rm`` is ragmetrics, ``pd`` pandas), timed, with the peak RSS
     above the RSS before it; run in a process of its own."""
-    import gc
-    import resource
-
     import pandas as pd
 
     import ragmetrics as rm
+    from benchmarks.memory import measured
 
-    def status(key):
-        try:
-            with open("/proc/self/status") as handle:
-                for line in handle:
-                    if line.startswith(key + ":"):
-                        return int(line.split()[1])  # KiB
-        except OSError:
-            return None
-        return None
-
-    gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w") as handle:
-            handle.write("5")  # the peak RSS becomes the current RSS
-        exact = True
-    except OSError:
-        exact = False
-    before = status("VmRSS") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    wall, cpu = time.perf_counter(), time.process_time()
-    frame = eval(call, {"rm": rm, "pd": pd, "path": path, "refused": refused})
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    peak = (status("VmHWM") if exact else None) or resource.getrusage(
-        resource.RUSAGE_SELF).ru_maxrss
-    found = {"wall_s": wall, "cpu_s": cpu, "peak_mib": max(peak - before, 0) / 1024,
-             "exact_peak": exact}
+    found = measured(lambda: eval(call, {"rm": rm, "pd": pd, "path": path,
+                                         "refused": refused}))
+    frame = found.pop("value")
+    found = {key: found[key] for key in ("wall_s", "cpu_s", "peak_mib", "exact_peak")}
     if isinstance(frame, rm.FormatError):  # a file to refuse (REFUSED): the error said
         return found | {"rows": 0, "dtypes": {}, "error": str(frame)}
     return found | {"rows": len(frame),

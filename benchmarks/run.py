@@ -68,6 +68,7 @@ from benchmarks import data as bench_data
 from benchmarks import many_measures
 from benchmarks import peers as bench_peers
 from benchmarks import readers as bench_readers
+from benchmarks.memory import reset_peak
 
 K = 10
 TOLERANCE = 1e-12  # per-query values closer than this agree (summation order: ~1e-16)
@@ -90,16 +91,6 @@ VARIANTS = {  # label -> (row order, id dtype) of the data derived from the main
 
 def _rss_peak_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-
-
-def _reset_peak() -> bool:
-    """Reset this process's peak RSS to its current RSS (Linux >= 4.0); False if refused."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
 
 
 def in_child(function, *args, **kwargs):
@@ -234,7 +225,7 @@ def _cell_child(conn, name: str, run: pd.DataFrame, qrels: pd.DataFrame, seed: i
     try:
         tiny = warmup_data(seed)
         gc.collect()
-        exact_baseline = _reset_peak()
+        exact_baseline = reset_peak()
         baseline = _rss_peak_kib()
         start, start_cpu = time.perf_counter(), time.process_time()
         importlib.import_module(MODULES[name])
@@ -248,7 +239,7 @@ def _cell_child(conn, name: str, run: pd.DataFrame, qrels: pd.DataFrame, seed: i
             "memory_baseline": "reset" if exact_baseline else "ru_maxrss after input",
         }))
         gc.collect()
-        _reset_peak()
+        reset_peak()
         call_baseline = _rss_peak_kib()
         result = None
         while True:

@@ -39,7 +39,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,40 +148,19 @@ def spans_pandas(path):
 # -- one read in a process of its own -----------------------------------------------------
 
 
-def _status(key: str) -> int | None:
-    try:
-        with open("/proc/self/status") as handle:
-            for line in handle:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])  # KiB
-    except OSError:
-        return None
-    return None
-
-
 def read_once(path: str, call: str) -> dict:
     """``call`` on ``path``, timed, with the peak RSS above the RSS before it."""
-    import gc
-
     import pandas as pd  # noqa: F401 - imported before the clock starts
 
     import ragmetrics as rm
+    from benchmarks.memory import measured
 
-    gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w") as handle:
-            handle.write("5")
-    except OSError:
-        pass
-    before = _status("VmRSS") or 0
     names = {"rm": rm, "path": path, "beir_json": beir_json, "beir_pandas": beir_pandas,
              "spans_json": spans_json, "spans_pandas": spans_pandas}
-    wall = time.perf_counter()
-    found = eval(call, names)
-    wall = time.perf_counter() - wall
-    peak = _status("VmHWM") or 0
-    rows = len(found) if not isinstance(found, dict) else sum(map(len, found.values()))
-    return {"wall_s": wall, "peak_mib": max(peak - before, 0) / 1024, "rows": rows}
+    found = measured(lambda: eval(call, names))
+    value = found["value"]
+    rows = len(value) if not isinstance(value, dict) else sum(map(len, value.values()))
+    return {"wall_s": found["wall_s"], "peak_mib": found["peak_mib"], "rows": rows}
 
 
 _CHILD = """
