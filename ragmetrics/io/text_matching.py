@@ -89,6 +89,7 @@ __all__ = [
     "TextRows",
     "match_texts",
     "normalize_whitespace",
+    "refused_texts",
     "shorten",
     "text_id",
     "text_rows",
@@ -624,23 +625,42 @@ def match_texts(texts, documents=None, *, what: str = "reference", unmatched: st
 
 def _refusal(rows: TextRows, outcome: list[str], found: list[list[str]],
              counts: TextCounts) -> str:
+    unmatched = [f"{rows.where[i]}: {shorten(rows.text[i])!r}"
+                 for i, o in enumerate(outcome) if o == "unmatched"]
+    ambiguous = [f"{rows.where[i]}: {shorten(rows.text[i])!r} equals "
+                 + ", ".join(map(repr, found[i][:3])) + (", ..." if len(found[i]) > 3 else "")
+                 for i, o in enumerate(outcome) if o == "ambiguous"]
+    kept_as = ("relevant and never retrieved" if counts.what == "reference" else
+               "retrieved and relevant to no document")
+    return refused_texts(
+        counts, unmatched, ambiguous, none="matched no document",
+        many="matched more than one document",
+        remedy="pass unmatched='report' to keep them under ids of their own ('text:...'), "
+               f"counted as {kept_as}")
+
+
+def refused_texts(counts: TextCounts, unmatched: list[str], ambiguous: list[str], *,
+                  none: str, many: str, remedy: str) -> str:
+    """The one message that refuses texts found nowhere or more than once: the counts,
+    the first few of each (where, the text cut short, what it matched), and the remedy.
+
+    Examples
+    --------
+    >>> counts = TextCounts("reference", texts=3, matched=1, unmatched=1, ambiguous=1,
+    ...                     keyed=0)
+    >>> print(refused_texts(counts, ["query 'q1': 'Other.'"], ["query 'q1': 'Same.' equals 'd2'"],
+    ...                     none="matched no document", many="matched more than one",
+    ...                     remedy="pass unmatched='report'"))
+    1 of 3 reference texts matched no document (exact match after whitespace normalisation): query 'q1': 'Other.'; 1 of 3 reference texts matched more than one: query 'q1': 'Same.' equals 'd2'; pass unmatched='report'
+    """
     parts = []
-    if counts.unmatched:
-        listed = [f"{rows.where[i]}: {shorten(rows.text[i])!r}"
-                  for i, o in enumerate(outcome) if o == "unmatched"]
-        parts.append(f"{counts.unmatched} of {counts.texts} {counts.what} texts matched no "
-                     "document (exact match after whitespace normalisation): "
-                     + _listing(listed))
-    if counts.ambiguous:
-        listed = [f"{rows.where[i]}: {shorten(rows.text[i])!r} equals "
-                  + ", ".join(map(repr, found[i][:3])) + (", ..." if len(found[i]) > 3 else "")
-                  for i, o in enumerate(outcome) if o == "ambiguous"]
-        parts.append(f"{counts.ambiguous} of {counts.texts} {counts.what} texts matched more "
-                     "than one document: " + _listing(listed))
-    return ("; ".join(parts) + "; pass unmatched='report' to keep them under ids of their "
-            "own ('text:...'), counted as " + (
-                "relevant and never retrieved" if counts.what == "reference" else
-                "retrieved and relevant to no document"))
+    if unmatched:
+        parts.append(f"{counts.unmatched} of {counts.texts} {counts.what} texts {none} (exact "
+                     "match after whitespace normalisation): " + _listing(unmatched))
+    if ambiguous:
+        parts.append(f"{counts.ambiguous} of {counts.texts} {counts.what} texts {many}: "
+                     + _listing(ambiguous))
+    return "; ".join([*parts, remedy])
 
 
 def _listing(items: list[str]) -> str:

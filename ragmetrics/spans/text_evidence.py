@@ -50,6 +50,7 @@ from ..io.text_matching import (
     TextExample,
     TextMatches,
     normalize_whitespace,
+    refused_texts,
     shorten,
     text_id,
     text_rows,
@@ -60,7 +61,6 @@ from .model import as_documents, locate_evidence
 __all__ = ["TextEvidence", "texts_as_evidence"]
 
 _EXAMPLES = 3
-_LISTED = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -236,24 +236,12 @@ class _Corpus:
 
 
 def _refusal(where, rows, outcome, found, counts: TextCounts) -> str:
-    parts = []
-    if counts.unmatched:
-        listed = [f"{where[i]}: {shorten(rows[i][1])!r}"
-                  for i, o in enumerate(outcome) if o == "unmatched"]
-        parts.append(f"{counts.unmatched} of {counts.texts} reference texts found in no "
-                     "document (exact match after whitespace normalisation): "
-                     + _listing(listed))
-    if counts.ambiguous:
-        listed = [f"{where[i]}: {shorten(rows[i][1])!r} at "
-                  + ", ".join(f"{d!r} {s}-{e}" for d, s, e in found[i]) + ", ..."
-                  for i, o in enumerate(outcome) if o == "ambiguous"]
-        parts.append(f"{counts.ambiguous} of {counts.texts} reference texts found more than "
-                     "once: " + _listing(listed))
-    return ("; ".join(parts) + "; give their offsets (query_id, doc_id, start, end), or pass "
-            "unmatched='report' to make each a document of its own, counted as evidence "
-            "never retrieved")
-
-
-def _listing(items: list[str]) -> str:
-    shown = "; ".join(items[:_LISTED])
-    return shown + (f"; ... and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
+    unmatched = [f"{where[i]}: {shorten(rows[i][1])!r}"
+                 for i, o in enumerate(outcome) if o == "unmatched"]
+    ambiguous = [f"{where[i]}: {shorten(rows[i][1])!r} at "
+                 + ", ".join(f"{d!r} {s}-{e}" for d, s, e in found[i]) + ", ..."
+                 for i, o in enumerate(outcome) if o == "ambiguous"]
+    return refused_texts(
+        counts, unmatched, ambiguous, none="found in no document", many="found more than once",
+        remedy="give their offsets (query_id, doc_id, start, end), or pass unmatched='report' "
+               "to make each a document of its own, counted as evidence never retrieved")
