@@ -26,7 +26,7 @@ from .exercises import (
 )
 from .guesses import (
     RecordedAnswer,
-    check,
+    check_exercise,
     forget_guesses,
     predict,
     recorded_answers,
@@ -65,9 +65,9 @@ __all__ = [
     "PrecisionRecallCurve",
     "RecordedAnswer",
     "Trap",
-    "check",
     "check_answer",
     "check_answers",
+    "check_exercise",
     "chunks_that_fit",
     "cohen_kappa",
     "condensed_run",

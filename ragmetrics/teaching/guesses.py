@@ -9,12 +9,12 @@ learner has guessed, neither after Run All nor on a page that shows the stored o
 - :func:`reveal` is what the "Compare" cell calls with the value the library computed:
   with a guess it says "you said 0.50, the library says 0.6000"; without one it says
   "make a guess first" and prints no number;
-- :func:`check` checks the answers a learner typed in an exercise cell (the wording of
+- :func:`check_exercise` checks the answers a learner typed in an exercise cell (the wording of
   :func:`~ragmetrics.teaching.check_answers`: "right", "not yet" or "no answer yet",
   never the right value before an answer).
 
-Each right value passed to :func:`reveal` or :func:`check` is recorded too, with the
-cell it was asked in: :func:`recorded_answers` lists them, and
+Each right value passed to :func:`reveal` or :func:`check_exercise` is recorded too:
+:func:`recorded_answers` lists them, and
 ``tests/teaching/test_no_answer_before_guess.py`` scans a notebook's outputs for them.
 The worked solutions themselves live in collapsed Markdown ``<details>`` blocks, which
 Run All cannot print.
@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from ..errors import InputTypeError, InputValueError
 from .exercises import TOLERANCE, check_answers, parse_answer
 
-__all__ = ["RecordedAnswer", "check", "forget_guesses", "predict", "recorded_answers", "reveal"]
+__all__ = ["RecordedAnswer", "check_exercise", "forget_guesses", "predict", "recorded_answers", "reveal"]
 
 
 @dataclass(frozen=True)
 class RecordedAnswer:
-    """A right value the notebook computed, and where its question was asked.
+    """A right value the notebook computed for one of its questions.
 
     Attributes
     ----------
@@ -41,29 +41,14 @@ class RecordedAnswer:
         The question, as the notebook names it (``"Recall@5 after the move"``).
     value : float or str
         The right value: a number, or a word such as a metric name.
-    asked_in : int or None
-        The execution count of the first cell that asked it (the :func:`predict` or the
-        :func:`check` cell); None outside IPython.
     """
 
     question: str
     value: float | str
-    asked_in: int | None
 
 
 _GUESSES: dict[str, object] = {}
-_ASKED: dict[str, int | None] = {}
 _ANSWERS: dict[str, RecordedAnswer] = {}
-
-
-def _cell() -> int | None:
-    """The execution count of the running cell, when IPython runs it."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with the notebooks' extra
-        return None
-    shell = get_ipython()
-    return None if shell is None else int(shell.execution_count)
 
 
 def _question(question) -> str:
@@ -72,13 +57,8 @@ def _question(question) -> str:
     return question
 
 
-def _ask(question: str) -> None:
-    _ASKED.setdefault(question, _cell())
-
-
 def _record(question: str, value) -> None:
-    _ask(question)
-    _ANSWERS[question] = RecordedAnswer(question, value, _ASKED[question])
+    _ANSWERS[question] = RecordedAnswer(question, value)
 
 
 def _as_number(value) -> float | None:
@@ -116,7 +96,6 @@ def predict(question: str, guess) -> None:
     noted: you predict Recall@5 after the move = 0.50
     """
     question = _question(question)
-    _ask(question)
     if guess is None or (isinstance(guess, str) and not guess.strip()):
         _GUESSES.pop(question, None)
         print(f"no guess yet for {question!r}: put yours in place of None, then run this cell")
@@ -129,7 +108,10 @@ def predict(question: str, guess) -> None:
     if number is not None and not math.isfinite(number):
         raise InputValueError(f"a guess for {question!r} must be finite, got {guess!r}")
     _GUESSES[question] = guess
-    shown = f"{number:.2f}" if number is not None else repr(guess.strip())
+    if number is None:
+        shown = repr(guess.strip())
+    else:
+        shown = str(guess) if isinstance(guess, int) else f"{number:.2f}"
     print(f"noted: you predict {question} = {shown}")
 
 
@@ -144,8 +126,9 @@ def reveal(question: str, actual, *, because: str = "", source: str = "the libra
     ----------
     question : str
         The question :func:`predict` recorded the guess under.
-    actual : float or str
-        The value the library (or the board, or the explorer) computed.
+    actual : float, int or str
+        The value the library (or the board, or the explorer) computed; an int (a rank,
+        a count) is compared exactly.
     because : str, optional
         One line of explanation, printed only after a guess.
     source : str, default "the library says"
@@ -168,6 +151,10 @@ def reveal(question: str, actual, *, because: str = "", source: str = "the libra
     >>> reveal("Recall@5 after the move", 0.6, source="the board says",
     ...        because="a third relevant chunk is in the top 5")
     you said 0.50, the board says 0.6000 (off by 0.10), because a third relevant chunk is in the top 5
+    >>> predict("smallest k", 6)
+    noted: you predict smallest k = 6
+    >>> reveal("smallest k", 23)
+    you said 6, the library says 23 (off by 17)
     >>> predict("which metric", "Recall@10")
     noted: you predict which metric = 'Recall@10'
     >>> reveal("which metric", "recall@10")
@@ -197,11 +184,15 @@ def reveal(question: str, actual, *, because: str = "", source: str = "the libra
         print(f"you said {guess!r}, which is not a number; {source} {value:.4f}{why}")
         return
     gap = abs(number - value)
+    if isinstance(actual, int):  # a count or a rank: whole numbers, said as such
+        verdict = "right" if gap == 0 else f"off by {gap:g}"
+        print(f"you said {number:g}, {source} {actual} ({verdict}){why}")
+        return
     verdict = "right" if gap <= tolerance + 1e-12 else f"off by {gap:.2f}"
     print(f"you said {number:.2f}, {source} {value:.4f} ({verdict}){why}")
 
 
-def check(answers: dict, solutions: dict, *, tolerance: float = TOLERANCE) -> None:
+def check_exercise(answers: dict, solutions: dict, *, tolerance: float = TOLERANCE) -> None:
     """Check an exercise cell's answers; print "right", "not yet" or "no answer yet".
 
     The right values are computed by the library in the same cell and never printed
@@ -221,9 +212,9 @@ def check(answers: dict, solutions: dict, *, tolerance: float = TOLERANCE) -> No
     Examples
     --------
     >>> forget_guesses()
-    >>> check({"Recall@5": None}, {"Recall@5": 2 / 3})
+    >>> check_exercise({"Recall@5": None}, {"Recall@5": 2 / 3})
     Recall@5: no answer yet (replace None with your number, then run this cell again)
-    >>> check({"Recall@5": "2/3"}, {"Recall@5": 2 / 3})
+    >>> check_exercise({"Recall@5": "2/3"}, {"Recall@5": 2 / 3})
     Recall@5: right (0.6667)
     """
     if not isinstance(answers, dict) or not isinstance(solutions, dict):
@@ -238,12 +229,12 @@ def check(answers: dict, solutions: dict, *, tolerance: float = TOLERANCE) -> No
 
 
 def recorded_answers() -> dict[str, RecordedAnswer]:
-    """The right values :func:`reveal` and :func:`check` saw in this kernel, by question.
+    """The right values :func:`reveal` and :func:`check_exercise` saw in this kernel, by question.
 
     Examples
     --------
     >>> forget_guesses()
-    >>> check({"nDCG@5": None}, {"nDCG@5": 0.9469})
+    >>> check_exercise({"nDCG@5": None}, {"nDCG@5": 0.9469})
     nDCG@5: no answer yet (replace None with your number, then run this cell again)
     >>> recorded_answers()["nDCG@5"].value
     0.9469
@@ -256,12 +247,11 @@ def forget_guesses() -> None:
 
     Examples
     --------
-    >>> predict("RR@5", 1)
+    >>> predict("RR@5", 1.0)
     noted: you predict RR@5 = 1.00
     >>> forget_guesses()
     >>> reveal("RR@5", 0.5)
     make a guess first: predict('RR@5', ...) above, then run this cell again
     """
     _GUESSES.clear()
-    _ASKED.clear()
     _ANSWERS.clear()
