@@ -280,16 +280,15 @@ class TrapsGallery(ExplorerBox):
         """What the gallery shows: the question, then the feedback on the choice made."""
         trap = self.traps[self.choice.value]
         scores = trap.scores()
-        lines = [
-            f"Trap {self._numbers[trap.name]}: the team reports {trap.looks_fine} = "
-            f"{scores[trap.looks_fine]:.4f}. Which metric reveals the problem?"
-        ]
+        question = (f"Trap {self._numbers[trap.name]}: the team reports {trap.looks_fine} = "
+                    f"{scores[trap.looks_fine]:.4f}. Which metric reveals the problem?")
+        lines = [question]
         picked = self.answer.value
         if not picked:
             return lines[0]
         if self.found:
             lines += [
-                f"Right: {picked} = {scores[picked]:.4f}. This was \"{trap.title}\".",
+                (f"Right: {picked} = {scores[picked]:.4f}. This was \"{trap.title}\"."),
                 trap.story,
                 "  ".join(f"{name} = {value:.4f}" for name, value in scores.items()),
                 trap.lesson,

@@ -34,7 +34,7 @@ OWNED = [
 DETAILS = re.compile(r"<details>(.*?)</details>", re.DOTALL)
 ANSWER_LINE = re.compile(r"^- \*\*(?P<question>[^*]+)\*\*: (?P<rest>.*)$", re.MULTILINE)
 DECIMAL = re.compile(r"(?<![\d.])\d+\.\d{4}(?!\d)")
-LEADING_INT = re.compile(r"^(\d+)\b")
+LEADING_INT = re.compile(r"^(\d+)(?=[.,]?\s|[.,]?$)")
 
 
 def _read(name: str):
@@ -54,13 +54,13 @@ def stated_answers(nb) -> dict[str, str]:
 
 
 def stated_value(rest: str) -> str:
-    """The value a solution line states: its last 4-decimal number, or its leading integer."""
-    decimals = DECIMAL.findall(rest)
-    if decimals and not LEADING_INT.match(rest.replace(decimals[0], "", 1) if
-                                          rest.startswith(decimals[0]) else rest):
-        return decimals[-1] if len(decimals) == 1 else decimals[0]
+    """The value a solution line states: a leading whole number ("23, the rank ..."), else its
+    first number to 4 decimals ("2/3 = 0.6667. Ranks ...")."""
     m = LEADING_INT.match(rest)
-    return m.group(1) if m else (decimals[0] if decimals else "")
+    if m:
+        return m.group(1)
+    decimals = DECIMAL.findall(rest)
+    return decimals[0] if decimals else ""
 
 
 def _asked_in(nb, question: str) -> int:

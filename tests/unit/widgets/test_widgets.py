@@ -225,7 +225,8 @@ def test_traps_gallery_is_a_quiz_the_name_hidden_until_the_metric_is_found():
             if metric in (trap.looks_fine, trap.reveals):
                 continue
             gallery.answer.value = metric
-            assert "Not this one" in gallery.text() and trap.title not in gallery.text()
+            assert "Not this one" in gallery.text()
+            assert trap.title not in gallery.text()
             assert not gallery.found
         gallery.answer.value = trap.reveals
         assert gallery.found
