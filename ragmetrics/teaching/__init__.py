@@ -1,6 +1,6 @@
 """Teaching material: the article's worked examples as data, the token budget, the traps
 where one metric lies, the nDCG table that explains a metric rank by rank, the article's
-errata, exercises with feedback, precision-recall curves, how each metric weighs a rank,
+errata, exercises with feedback, the learner's guesses (predict, then reveal), precision-recall curves, how each metric weighs a rank,
 and where judgments come from (pooling, assessor agreement, unjudged docs).
 
 The data files live once, in the repository's ``data/`` folder, and inside an installed
@@ -23,6 +23,14 @@ from .exercises import (
     explain,
     make_exercise,
     parse_answer,
+)
+from .guesses import (
+    RecordedAnswer,
+    check_exercise,
+    forget_guesses,
+    predict,
+    recorded_answers,
+    reveal,
 )
 from .judgments import (
     cohen_kappa,
@@ -55,9 +63,11 @@ __all__ = [
     "Explanation",
     "Feedback",
     "PrecisionRecallCurve",
+    "RecordedAnswer",
     "Trap",
     "check_answer",
     "check_answers",
+    "check_exercise",
     "chunks_that_fit",
     "cohen_kappa",
     "condensed_run",
@@ -66,6 +76,7 @@ __all__ = [
     "errata_markdown",
     "example_names",
     "explain",
+    "forget_guesses",
     "interpolated_precision",
     "judged_at_k_per_query",
     "load_example",
@@ -74,8 +85,11 @@ __all__ = [
     "parse_answer",
     "pool",
     "precision_recall_curve",
+    "predict",
     "rank_biased_precision",
+    "recorded_answers",
     "restrict_judgments",
+    "reveal",
     "simulated_assessor",
     "top_k",
     "trap_scenarios",

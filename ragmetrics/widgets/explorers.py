@@ -217,68 +217,109 @@ class BudgetCalculator(ExplorerBox):
 
 
 class TrapsGallery(ExplorerBox):
-    """Pick a trap: the one number that looks fine, then all of them side by side.
+    """A quiz on the traps: a ranking and the number a team reported; which metric reveals
+    the problem?
 
-    Keys: the dropdown takes Up/Down (also inside JupyterLab, where arrow keys would
+    The trap's name is hidden until the learner has found the metric: first the ranking and
+    the reported number, then a choice of the other metrics at the same k, feedback on each
+    choice (a wrong one says what that metric shows: it looks fine too, or it is not the
+    one), and, once the right metric is picked, the trap's name, every number and the
+    lesson.
+
+    Keys: both dropdowns take Up/Down (also inside JupyterLab, where arrow keys would
     otherwise move the notebook's cell selection), Home and End.
 
     Examples
     --------
     >>> gallery = TrapsGallery()
     >>> gallery.choice.value = "high_precision_low_recall"
-    >>> print(gallery.text().splitlines()[0])
-    High precision, low recall: precision@1 = 1.0000 looks fine; recall@1 = 0.0200 tells the truth
+    >>> print(gallery.text())
+    Trap 3: the team reports precision@1 = 1.0000. Which metric reveals the problem?
+    >>> gallery.answer.value = "hit_rate@1"
+    >>> print(gallery.text().splitlines()[-1])
+    Not this one: hit_rate@1 = 1.0000 looks fine too. Try another.
+    >>> gallery.answer.value = "recall@1"
+    >>> print(gallery.text().splitlines()[1])
+    Right: recall@1 = 0.0200. This was "High precision, low recall".
     >>> print(gallery.image.alt)
     Ranking of 1 chunk, cut-off after rank 1. Relevant at rank 1; 1 of the top 1 is relevant. 49 relevant chunks never retrieved.
     """
 
     def __init__(self):
         self.traps = trap_scenarios()
+        self._numbers = {name: i for i, name in enumerate(self.traps, 1)}
         self.choice = Select(
-            options=[(trap.title, name) for name, trap in self.traps.items()], description="trap"
+            options=[(f"Trap {i}", name) for name, i in self._numbers.items()],
+            description="trap",
         )
+        self.answer = Select(options=self._answer_options(self.choice.value),
+                             description="which metric reveals it?")
         self.result = widgets.HTML()
         self.image = PlotImage(layout=_NATURAL_SIZE)
-        super().__init__([self.choice, self.result, self.image])
-        self.choice.observe(self._update, names="value")
-        self._update()
+        super().__init__([self.choice, self.result, self.answer, self.image])
+        self.choice.observe(self._new_trap, names="value")
+        self.answer.observe(self._update, names="value")
+        self._new_trap()
 
     @classmethod
     def example(cls) -> TrapsGallery:
         """The gallery as notebook 07 shows it."""
         return cls()
 
+    def _answer_options(self, name: str) -> list[tuple[str, str]]:
+        trap = self.traps[name]
+        others = [m for m in trap.metric_names if m != trap.looks_fine]
+        return [("choose a metric", ""), *((m, m) for m in others)]
+
+    @property
+    def found(self) -> bool:
+        """Whether the learner has picked the metric that reveals the current trap."""
+        return self.answer.value == self.traps[self.choice.value].reveals
+
     def text(self) -> str:
+        """What the gallery shows: the question, then the feedback on the choice made."""
         trap = self.traps[self.choice.value]
         scores = trap.scores()
-        verdict = (
-            f"{trap.title}: {trap.looks_fine} = {scores[trap.looks_fine]:.4f} looks fine; "
-            f"{trap.reveals} = {scores[trap.reveals]:.4f} tells the truth"
-        )
-        lines = [
-            verdict,
-            trap.story,
-            "  ".join(f"{name} = {value:.4f}" for name, value in scores.items()),
-            trap.lesson,
-        ]
+        question = (f"Trap {self._numbers[trap.name]}: the team reports {trap.looks_fine} = "
+                    f"{scores[trap.looks_fine]:.4f}. Which metric reveals the problem?")
+        lines = [question]
+        picked = self.answer.value
+        if not picked:
+            return lines[0]
+        if self.found:
+            lines += [
+                (f"Right: {picked} = {scores[picked]:.4f}. This was \"{trap.title}\"."),
+                trap.story,
+                "  ".join(f"{name} = {value:.4f}" for name, value in scores.items()),
+                trap.lesson,
+            ]
+        elif scores[picked] >= 0.5:
+            lines.append(f"Not this one: {picked} = {scores[picked]:.4f} looks fine too. "
+                         "Try another.")
+        else:
+            lines.append(f"Not this one: {picked} = {scores[picked]:.4f} is low, but another "
+                         "metric shows what is missing more directly. Try another.")
         return "\n".join(lines)
 
-    def _update(self, change=None) -> None:
+    def _new_trap(self, change=None) -> None:
+        self.answer.value = ""
+        self.answer.options = [list(pair) for pair in self._answer_options(self.choice.value)]
         trap = self.traps[self.choice.value]
-        head, story, numbers, lesson = self.text().split("\n")
-        self.result.value = "".join(
-            f"<p>{html.escape(line)}</p>" for line in (head, story, numbers, lesson)
-        )
         self.image.show(
             _png(lambda ax: plot_ranking(trap.retrieved, set(trap.relevant), trap.k, ax=ax),
                  figsize=(5.2, 3.4)),
             describe_ranking(trap.retrieved, dict.fromkeys(trap.relevant, 1), trap.k),
         )
+        self._update(change)
+
+    def _update(self, change=None) -> None:
+        self.result.value = "".join(f"<p>{html.escape(line)}</p>"
+                                    for line in self.text().split("\n"))
         if change is not None:
-            self.announce(head)
+            self.announce(self.text().split("\n")[-1])
 
     def _static_html(self) -> str:
         return self.result.value
 
     def __repr__(self) -> str:
-        return f"TrapsGallery(choice={self.choice.value!r})"
+        return f"TrapsGallery(choice={self.choice.value!r}, answer={self.answer.value!r})"

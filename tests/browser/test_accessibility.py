@@ -128,8 +128,8 @@ def dropdown_keeps_its_keys_in_lab(page):
     page.keyboard.press("ArrowDown")
     expect(select).not_to_have_value(before)
     gallery = select.locator("xpath=ancestor::*[contains(@class,'rm-widget')]")
-    # Python got the choice: its live region says the new trap's verdict.
-    expect(gallery.locator("[role='status']")).to_contain_text("looks fine")
+    # Python got the choice: its live region asks the new trap's question.
+    expect(gallery.locator("[role='status']")).to_contain_text("Which metric reveals")
     assert active.evaluate("cell => [...cell.parentNode.children].indexOf(cell)") == active_before
     page.keyboard.press("ArrowUp")
     expect(select).to_have_value(before)

@@ -113,7 +113,7 @@ def expect_starting_state(page, cls, state, root):
         expect(root.locator(".rmc-status-line")).to_have_text(
             re.compile(r"^(\d+) of \1 queries shown, sorted by size of Δ"))
     elif cls == "TrapsGallery":
-        expect(root.locator("select")).to_have_value(state["choice"].strip("'"), timeout=30_000)
+        expect(root.locator("select").first).to_have_value(state["choice"].strip("'"), timeout=30_000)
     else:
         raise AssertionError(f"no starting-state check for {cls}")
 

@@ -109,7 +109,9 @@ def test_the_mrr_intro_no_longer_calls_it_a_rank():
     intro = flat(nbformat.read(NOTEBOOKS / "03_mrr.ipynb", as_version=4).cells[0].source)
     assert "**The question MRR answers:** on average, how far down" not in intro
     assert "erratum 2" in intro
-    assert "1/MRR is 8.2" in intro
+    # The scattered system's numbers come after the learner's prediction, not in the intro.
+    assert "1/MRR is 8.2" not in intro
+    assert "1/MRR is 8.2" in flat(markdown_of("03_mrr.ipynb"))
     assert "MRR = 0.1222, and 1/MRR = 8.18" in outputs_of("03_mrr.ipynb")
 
 
@@ -198,25 +200,28 @@ def test_single_query_values_are_rr_not_mrr():
         assert not any(m.startswith("mrr") for m in trap.metric_names), trap.name
 
 
-def test_exercise_answer_cells_start_empty():
+@pytest.mark.parametrize("name", [
+    "01_recall_at_k.ipynb", "02_precision_at_k.ipynb", "03_mrr.ipynb", "04_ndcg.ipynb",
+    "05_choosing_k.ipynb", "06_worked_example_cancellation.ipynb",
+    pytest.param("11_precision_recall_curves.ipynb", marks=pytest.mark.xfail(
+        strict=True, reason="11's solution is still a hidden code cell that prints on Run All")),
+])
+def test_exercise_answer_cells_start_empty(name):
     """No exercise comes with its answer filled in: the answers are None until the learner
-    types them, and each solution is in a collapsed cell."""
-    for name in ("01_recall_at_k.ipynb", "02_precision_at_k.ipynb", "03_mrr.ipynb",
-                 "04_ndcg.ipynb", "05_choosing_k.ipynb", "06_worked_example_cancellation.ipynb",
-                 "11_precision_recall_curves.ipynb"):
-        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-        answer_cells = [c for c in nb.cells if c.cell_type == "code" and "answers = {" in c.source]
-        assert answer_cells, name
-        for cell in answer_cells:
-            block = cell.source.split("}", 1)[0]
-            assert re.findall(r":\s*None\b", block), name
-            assert not re.findall(r":\s*[\d(]", block), name
-            assert "no answer yet" in "".join(o.get("text", "") for o in cell.outputs), name
-        solutions = [c for c in nb.cells if c.source.startswith("# Solution")]
-        assert solutions, name
-        for cell in solutions:
-            assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, name
-            assert "hide-cell" in cell.metadata.get("tags", []), name
+    types them, and each solution is a collapsed Markdown <details> block (Markdown never
+    runs, so Run All cannot print it); no solution is a code cell."""
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    answer_cells = [c for c in nb.cells if c.cell_type == "code" and "answers = {" in c.source]
+    assert answer_cells, name
+    for cell in answer_cells:
+        block = cell.source.split("}", 1)[0]
+        assert re.findall(r":\s*None\b", block), name
+        assert not re.findall(r":\s*[\d(]", block), name
+        assert "no answer yet" in "".join(o.get("text", "") for o in cell.outputs), name
+    assert not [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("# Solution")]
+    solutions = [c for c in nb.cells if c.cell_type == "markdown"
+                 and c.source.startswith("<details>") and "<summary>Solution" in c.source]
+    assert solutions, name
 
 
 @pytest.mark.parametrize("name", ["01_recall_at_k.ipynb", "02_precision_at_k.ipynb",

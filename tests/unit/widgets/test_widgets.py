@@ -205,12 +205,33 @@ def test_budget_defaults_are_valid_entries_for_their_fields():
         assert (limit - calc.limit.min) % calc.limit.step == 0
 
 
-def test_traps_gallery_shows_the_number_that_lies_and_the_one_that_tells():
+def test_traps_gallery_is_a_quiz_the_name_hidden_until_the_metric_is_found():
     gallery = TrapsGallery()
     for name, trap in gallery.traps.items():
         gallery.choice.value = name
         scores = trap.scores()
-        assert f"{trap.looks_fine} = {scores[trap.looks_fine]:.4f} looks fine" in gallery.text()
+        assert gallery.answer.value == ""  # a new trap starts unanswered
+        question = gallery.text()
+        assert f"reports {trap.looks_fine} = {scores[trap.looks_fine]:.4f}" in question
+        shown = question + gallery.result.value + repr(gallery)
+        for other in gallery.traps.values():  # no trap's name, no verdict before a choice
+            assert other.title not in shown
+        assert f"{scores[trap.reveals]:.4f}" not in question.replace(
+            f"{trap.looks_fine} = {scores[trap.looks_fine]:.4f}", "")
+        assert "tells the truth" not in shown
+        assert [v for _label, v in gallery.answer.options] == [
+            "", *(m for m in trap.metric_names if m != trap.looks_fine)]
+        for metric in trap.metric_names:
+            if metric in (trap.looks_fine, trap.reveals):
+                continue
+            gallery.answer.value = metric
+            assert "Not this one" in gallery.text()
+            assert trap.title not in gallery.text()
+            assert not gallery.found
+        gallery.answer.value = trap.reveals
+        assert gallery.found
+        assert f'This was "{trap.title}"' in gallery.text()
+        assert trap.lesson in gallery.text()
         assert bytes(gallery.image.value).startswith(b"\x89PNG")
 
 
