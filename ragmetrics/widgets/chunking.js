@@ -3,7 +3,9 @@
 // - a drag of a chunk's bar, or Left/Right/Page Up/Page Down/Home/End on it, sets `cuts`
 //   (the token each chunk starts at);
 // - the size and overlap sliders set `size` and `overlap` (Python makes even windows);
-// - the k slider sets `k`.
+// - the k slider sets `k`;
+// - the "Reset" button sets `reset_request` ({click}: Python puts back the starting
+//   chunking and k).
 // It never computes a metric or a judgment: the chunk cards, the metrics and what the
 // live region says come from the `view` and `announcement` traits. While a bar is
 // dragged it only redraws the geometry (where each chunk starts and ends) at once.
@@ -40,6 +42,7 @@ function buildExplorer(model, root) {
   const nTokens = tokens.length;
   const helpId = rmId("rmc-help");
   const sent = { root, stamp: "sentAt" };
+  const request = rmRequester(model, sent);
 
   const title = rmEl("p", { class: "rmc-title", text: model.get("title") || "Document" });
   const question = rmEl("p", { class: "rmc-question" },
@@ -79,7 +82,12 @@ function buildExplorer(model, root) {
   const others = rmEl("p", { class: "rmc-others" });
   const metricsBox = rmEl("table", { class: "rmc-metrics", "aria-label": "Metrics of the retrieved chunks" });
 
-  const controls = rmEl("div", { class: "rmc-controls" }, size.field, overlap.field, kRange.field);
+  const resetButton = rmButton({
+    text: "Reset", classes: "rmc-reset", label: "Reset the explorer to its starting chunking",
+    title: "Back to the starting chunks and k",
+  }, () => request("reset_request"));
+  const controls = rmEl("div", { class: "rmc-controls" },
+    resetButton, size.field, overlap.field, kRange.field);
   const left = rmEl("div", { class: "rmc-left" }, title, question, controls, live.region, help, textBox);
   const right = rmEl("div", { class: "rmc-right" }, metricsBox, cards, others);
   root.append(rmEl("div", { class: "rmc-grid" }, left, right));

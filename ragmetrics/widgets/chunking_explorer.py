@@ -29,6 +29,10 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
     each rule. The retriever is a toy: chunks ranked by how many of the question's words
     they hold (:func:`ragmetrics.widgets.chunking_model.rank_chunks`).
 
+    The "Reset" button (or :meth:`reset`) puts back the starting chunking and k. To try
+    a move without changing the explorer (a checkpoint cell), move a copy of its state:
+    ``trial = explorer.state(); trial.move_boundary(3, 60); print(trial.describe())``.
+
     Python holds the state (``cuts``, ``size``, ``overlap``, ``k``) and computes
     ``view`` (:func:`ragmetrics.widgets.chunking_model.chunking_view`) and what the live
     region says (``announcement``) on every change; the browser only draws.
@@ -61,6 +65,13 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
     >>> explorer.move_boundary(2, 4)  # chunk 2 now starts at token 4: "four"
     >>> explorer.announcement.split("; ")[0], round(explorer.view["metrics"]["span_iou"], 4)
     ('boundary of chunk 2 moved to token 4', 0.4444)
+    >>> trial = explorer.state()  # a copy: moving it leaves the explorer as it is
+    >>> trial.move_boundary(2, 2)
+    >>> trial.cuts, explorer.cuts
+    ([0, 1, 4], [0, 3, 4])
+    >>> explorer.reset()
+    >>> explorer.cuts, explorer.announcement.split("; ")[0]
+    ([0, 2, 4], 'explorer reset to its starting chunking')
     """
 
     text = traitlets.Unicode().tag(sync=True)
@@ -77,6 +88,8 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
     k = traitlets.Int(2).tag(sync=True)
     # Computed in Python on every change; the browser only displays it.
     view = traitlets.Dict().tag(sync=True)
+    #: A press of the "Reset" button, from the browser: ``{"click": n}``; Python resets.
+    reset_request = traitlets.Dict().tag(sync=True)
 
     def __init__(self, text, evidence, question, *, size=48, overlap=0, k=2, title="",
                  thresholds=None):
@@ -94,12 +107,15 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
                                 else thresholds)
         self._state = None
         self._resetting = False
+        self._quiet = False
         super().__init__(text=text, title=str(title), question=str(question),
                          tokens=[list(t) for t in tokens], evidence=spans,
                          size=check_k(size, name="size"), overlap=overlap, k=check_k(k),
                          cuts=logic.window_cuts(len(tokens), size, overlap))
+        self._start = self.state()
         self._recompute()
         self.observe(self._changed, names=["cuts", "size", "overlap", "k"])
+        self.observe(self._on_reset_request, names=["reset_request"])
 
     @classmethod
     def from_dataset(cls, name: str, query_id: str, doc_id: str | None = None, *,
@@ -167,11 +183,10 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
     def move_boundary(self, chunk: int, token: int) -> None:
         """Start chunk number ``chunk`` (2, 3, ...) at token number ``token`` (1-based),
         as a drag of its bar does."""
-        if not 2 <= chunk <= len(self.cuts):
-            raise WidgetValueError(f"chunk must be 2 to {len(self.cuts)} (chunk 1 starts the "
-                                   f"document), got {chunk}")
-        cuts = list(self.cuts)
-        cuts[chunk - 1] = token - 1
+        try:
+            cuts = logic.moved_cuts(self.cuts, chunk, token)
+        except (TypeError, ValueError) as error:
+            self._refuse(error)
         self.cuts = cuts
 
     def set_windows(self, size: int, overlap: int = 0) -> None:
@@ -183,9 +198,35 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
         """What the explorer shows, as text (for checkpoint cells that nbval checks)."""
         return logic.describe_chunking(self.view, self.text)
 
+    def state(self) -> logic.ChunkingState:
+        """A copy of the explorer's chunking, to try moves on without moving the explorer."""
+        return logic.ChunkingState(self.text, self.evidence, self.question, self.cuts,
+                                   size=self.size, overlap=self.overlap, k=self.k,
+                                   thresholds=self._thresholds)
+
+    def starting_state(self) -> logic.ChunkingState:
+        """A copy of the chunking the explorer was made with (what :meth:`reset` puts back)."""
+        return self._start.copy()
+
+    def reset(self) -> None:
+        """Put back the starting chunking and k (the explorer's "Reset" button)."""
+        start = self._start
+        # One recomputation, once everything is back; the live region says "reset", not
+        # the moves that undoing it took.
+        self._quiet = True
+        try:
+            with self.hold_trait_notifications():
+                self.size, self.overlap = start.size, start.overlap
+                self.cuts, self.k = list(start.cuts), start.k
+        finally:
+            self._quiet = False
+        self._recompute(reset=True)
+
     # -- wiring -------------------------------------------------------------------------
 
     def _changed(self, change) -> None:
+        if self._quiet:
+            return
         if change["name"] in ("size", "overlap"):
             cuts = logic.window_cuts(len(self.tokens), self.size, self.overlap)
             if cuts != self.cuts:
@@ -198,19 +239,28 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
             return
         self._recompute()
 
-    def _recompute(self) -> None:
+    def _recompute(self, *, reset=False) -> None:
         view = logic.chunking_view(self.text, self.tokens, self.cuts, self.overlap,
                                    self.evidence, self.question, self.k,
                                    thresholds=self._thresholds)
         state = {"cuts": list(self.cuts), "size": self.size, "overlap": self.overlap,
                  "k": self.k, "view": view}
-        said = "" if self._state is None else logic.describe_change(self._state, state)
+        if reset:
+            said = logic.describe_reset(view)
+        elif self._state is None:
+            said = ""
+        else:
+            said = logic.describe_change(self._state, state)
         self._state = state
         # One message to the browser: the numbers and what the live region says of them.
         with self.hold_sync():
             self.view = view
             if said:
                 self.announcement = said
+
+    def _on_reset_request(self, change) -> None:
+        if isinstance(change["new"], dict) and "click" in change["new"]:
+            self.reset()
 
     def __repr__(self) -> str:
         return (f"ChunkingExplorer({len(self.tokens)} tokens, {len(self.cuts)} chunks: "

@@ -37,13 +37,16 @@ from ..validation import check_k
 __all__ = [
     "DEFAULT_RULE_THRESHOLDS",
     "STOP_WORDS",
+    "ChunkingState",
     "check_cuts",
     "chunk_offsets",
     "chunking_view",
     "describe_change",
     "describe_chunking",
+    "describe_reset",
     "describe_state",
     "document_tokens",
+    "moved_cuts",
     "question_terms",
     "rank_chunks",
     "window_cuts",
@@ -111,6 +114,25 @@ def check_cuts(cuts: Sequence[int], n_tokens: int) -> list[int]:
             f"{cuts[bad - 1]}) and before the end ({n_tokens} tokens): every chunk holds "
             "a token")
     return cuts
+
+
+def moved_cuts(cuts: Sequence[int], chunk: int, token: int) -> list[int]:
+    """The cuts after chunk number ``chunk`` (2, 3, ...) starts at token number ``token``
+    (1-based): what a drag of the chunk's bar does.
+
+    Examples
+    --------
+    >>> moved_cuts([0, 4, 8], 2, 3)  # chunk 2 now starts at the 3rd token (position 2)
+    [0, 2, 8]
+    """
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 2 <= chunk <= len(cuts):
+        raise InputValueError(f"chunk must be 2 to {len(cuts)} (chunk 1 starts the "
+                              f"document), got {chunk!r}")
+    if isinstance(token, bool) or not isinstance(token, int):
+        raise InputTypeError(f"token must be a whole token number (1-based), got {token!r}")
+    moved = list(cuts)
+    moved[chunk - 1] = token - 1
+    return moved
 
 
 def chunk_offsets(tokens: Sequence[tuple[int, int]], cuts: Sequence[int], overlap: int = 0
@@ -345,6 +367,17 @@ def describe_change(before: Mapping, after: Mapping) -> str:
     return "; ".join(events) + "; " + describe_state(after["view"])
 
 
+def describe_reset(view: Mapping) -> str:
+    """What the live region says when the explorer goes back to its starting chunking.
+
+    >>> text = "one two three four five six"
+    >>> view = chunking_view(text, document_tokens(text), [0, 2, 4], 0, [(14, 23)], "four", 1)
+    >>> describe_reset(view).split("; ")[0]
+    'explorer reset to its starting chunking'
+    """
+    return f"explorer reset to its starting chunking; {describe_state(view)}"
+
+
 def describe_chunking(view: Mapping, text: str) -> str:
     """What the explorer shows, as text: each chunk, then the metrics (for checkpoints).
 
@@ -379,3 +412,121 @@ def describe_chunking(view: Mapping, text: str) -> str:
         lines.append(f"{name}@{view['k']}: " + ", ".join(
             f"{r['label']} {m[kind + ':' + r['rule']]:.2f}" for r in view["rules"]))
     return "\n".join(lines)
+
+
+class ChunkingState:
+    """An explorer's chunking without a widget: a copy to try moves on.
+
+    ``explorer.state()`` gives one (:meth:`ragmetrics.widgets.ChunkingExplorer.state`);
+    checkpoint cells move the copy, so the explorer the learner plays with keeps the
+    chunking they left it in. Every number comes from :func:`chunking_view`, as the
+    explorer's do.
+
+    Parameters
+    ----------
+    text : str
+        The document.
+    evidence : sequence of (start, end) or (start, end, grade)
+        The question's evidence spans in the document.
+    question : str
+        What the toy retriever ranks the chunks for.
+    cuts : sequence of int
+        The token where each chunk starts (0 first; see the module's docstring).
+    size, overlap : int
+        The windows' size and overlap (what :meth:`set_windows` starts again from; the
+        overlap also extends each chunk past the next cut).
+    k : int, default 2
+        How many chunks the retriever returns.
+    thresholds : mapping, optional
+        Rule -> threshold; default :data:`DEFAULT_RULE_THRESHOLDS`.
+
+    Examples
+    --------
+    >>> text = "one two three four five six"
+    >>> state = ChunkingState(text, [(14, 23)], "four", [0, 2, 4], size=2, k=1)
+    >>> round(state.metrics["span_iou"], 4)
+    0.2667
+    >>> state.move_boundary(2, 4)  # chunk 2 now starts at token 4: "four"
+    >>> state.cuts, round(state.metrics["span_iou"], 4)
+    ([0, 3, 4], 0.4444)
+    >>> state.set_windows(3)
+    >>> state.cuts
+    [0, 3]
+    """
+
+    def __init__(self, text, evidence, question, cuts, *, size, overlap=0, k=2,
+                 thresholds=None):
+        if not isinstance(text, str) or not text.strip():
+            raise InputValueError("a chunking state needs a document with some text")
+        self.text = text
+        self.tokens = document_tokens(text)
+        self.evidence = _evidence(evidence)
+        self.question = str(question)
+        self.thresholds = dict(DEFAULT_RULE_THRESHOLDS if thresholds is None else thresholds)
+        self.size, self.overlap = self._checked_windows(size, overlap)
+        self.cuts = check_cuts(cuts, len(self.tokens))
+        self.k = k
+
+    def _checked_windows(self, size, overlap) -> tuple[int, int]:
+        size = check_k(size, name="size")
+        if size > len(self.tokens):
+            raise InputValueError(f"size must be between 1 and the document's "
+                                  f"{len(self.tokens)} tokens, got {size}")
+        if isinstance(overlap, bool) or not isinstance(overlap, int) or not 0 <= overlap < size:
+            raise InputValueError(f"overlap must be a whole number of tokens in [0, size), "
+                                  f"got {overlap!r} for size {size}")
+        return size, overlap
+
+    @property
+    def k(self) -> int:
+        """How many chunks the retriever returns (a slider's value)."""
+        return self._k
+
+    @k.setter
+    def k(self, value) -> None:
+        self._k = check_k(value)
+
+    def copy(self) -> ChunkingState:
+        """An independent copy."""
+        return ChunkingState(self.text, self.evidence, self.question, self.cuts,
+                             size=self.size, overlap=self.overlap, k=self.k,
+                             thresholds=self.thresholds)
+
+    def move_boundary(self, chunk: int, token: int) -> None:
+        """Start chunk number ``chunk`` (2, 3, ...) at token number ``token`` (1-based),
+        as a drag of its bar does."""
+        self.cuts = check_cuts(moved_cuts(self.cuts, chunk, token), len(self.tokens))
+
+    def set_windows(self, size: int, overlap: int = 0) -> None:
+        """Even windows of ``size`` tokens, ``overlap`` into the next (the two sliders)."""
+        self.size, self.overlap = self._checked_windows(size, overlap)
+        self.cuts = window_cuts(len(self.tokens), self.size, self.overlap)
+
+    @property
+    def view(self) -> dict:
+        """What the explorer would show (:func:`chunking_view`)."""
+        return chunking_view(self.text, self.tokens, self.cuts, self.overlap, self.evidence,
+                             self.question, self.k, thresholds=self.thresholds)
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """The metrics of the retrieved chunks (``view["metrics"]``)."""
+        return self.view["metrics"]
+
+    def describe(self) -> str:
+        """What the explorer would show, as text (:func:`describe_chunking`)."""
+        return describe_chunking(self.view, self.text)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, ChunkingState):
+            return NotImplemented
+        return ((self.text, self.evidence, self.question, self.cuts, self.size, self.overlap,
+                 self.k, self.thresholds)
+                == (other.text, other.evidence, other.question, other.cuts, other.size,
+                    other.overlap, other.k, other.thresholds))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return (f"ChunkingState({len(self.tokens)} tokens, {len(self.cuts)} chunks: "
+                f"size={self.size}, overlap={self.overlap}, cuts={self.cuts!r}, k={self.k})")

@@ -397,11 +397,11 @@ function drawDetail({ model, root, detail }) {
 
 /** One system's ranking of the selected query: rank, chunk, grade, what it adds. */
 function rankingTable(column, d) {
-  const rows = column.rows.map((r) => rmEl("tr", { class: r.relevant ? "rmc-relevant" : (r.grade === null ? "rmc-unjudged" : "") },
+  const rows = column.rows.map((r) => rmEl("tr", { class: r.relevant ? "rmc-relevant" : (r.grade === null ? "rmc-unlisted" : "") },
     rmEl("td", { class: "rmc-num", text: String(r.rank) }),
     rmEl("td", { class: "rmc-doc" }, rmEl("span", { class: "rmc-id", text: r.doc_id }),
       rmEl("span", { class: "rmc-text", text: r.title ? ` ${r.title}` : "" })),
-    rmEl("td", { class: "rmc-grade", text: r.grade === null ? "not judged" : `${r.relevant ? "✓ " : ""}${r.grade}` }),
+    rmEl("td", { class: "rmc-grade", text: `${r.relevant ? "✓ " : ""}${r.grade_text}` }),
     rmEl("td", { class: "rmc-num", text: r.contribution === null ? "—" : rmcFixed(r.contribution, true) })));
   const foot = [];
   if (column.rest !== null && Math.abs(column.rest) > 0) {

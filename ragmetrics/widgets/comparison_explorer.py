@@ -45,7 +45,9 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
     and scroll through 10,000 queries (only the rows in view are drawn). The histogram
     shows the per-query differences of the chosen metric. Selecting a query shows each
     system's top ranks side by side: the chunk, its title or text when given, its grade
-    (or that it was never judged) and what that rank adds to the metric, so that the
+    ("not relevant (not listed)" when the golden set does not list it:
+    :func:`~ragmetrics.widgets.comparison_model.grade_text`) and what that rank adds to
+    the metric, so that the
     contributions add up to the query's value (:mod:`ragmetrics.evaluation.query_view`).
 
     Keys: in the table, Up/Down select the previous/next query, Page Up/Page Down move
@@ -88,7 +90,7 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
     >>> explorer.select("q3")
     >>> print(explorer.describe())        # doctest: +NORMALIZE_WHITESPACE
     q3 on MRR: old 0.3333, new 1.0000 (difference +0.6667)
-      old: 1. x (not judged) +0.0000 | 2. y (not judged) +0.0000 | 3. c (grade 1) +0.3333
+      old: 1. x (not relevant (not listed)) +0.0000 | 2. y (not relevant (not listed)) +0.0000 | 3. c (grade 1) +0.3333
       new: 1. c (grade 1) +1.0000
     >>> explorer.announcement
     'query q3 selected: MRR old 0.3333, new 1.0000; difference +0.6667'
@@ -261,7 +263,7 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
         for column in d["columns"]:
             ranks = " | ".join(
                 f"{r['rank']}. {r['doc_id']} "
-                f"({'not judged' if r['grade'] is None else 'grade ' + format(r['grade'], 'g')})"
+                f"({r['grade_text'] if r['grade'] is None else 'grade ' + r['grade_text']})"
                 + ("" if r["contribution"] is None else f" {r['contribution']:+.4f}")
                 for r in column["rows"])
             lines.append(f"  {column['system']}: {ranks}")

@@ -27,6 +27,7 @@ __all__ = [
     "describe_selection",
     "difference_histogram",
     "explorer_table",
+    "grade_text",
     "query_detail",
     "row_order",
     "table_keys",
@@ -211,13 +212,41 @@ def describe_selection(detail: dict) -> str:
     return f"query {detail['query_id']} selected: {detail['metric_label']} {values}; {shown}"
 
 
+#: What the drill-down says of a ranked doc that the golden set does not list: metrics
+#: count it as not relevant (grade 0), except those that tell judged docs from unjudged
+#: ones (bpref, infAP, Judged@k, ...), for which it is unjudged.
+NOT_LISTED = "not relevant (not listed)"
+NOT_LISTED_UNJUDGED = "not listed: unjudged"
+
+
+def grade_text(grade, metric: str) -> str:
+    """A ranked doc's grade as the drill-down shows it.
+
+    A doc the golden set lists shows its grade. One it does not list counts as not
+    relevant for almost every metric (the golden set lists the relevant docs, and a team
+    that reads a chunk and finds it useless does not list it), so it is "not relevant
+    (not listed)", not "not judged"; only the metrics that need judgments to tell an
+    unjudged doc from a non-relevant one (``parse_metric(metric).needs``: bpref, infAP,
+    Judged@k, ...) read it as unjudged.
+
+    Examples
+    --------
+    >>> grade_text(2.0, "ndcg@10"), grade_text(None, "ndcg@10"), grade_text(None, "bpref")
+    ('2', 'not relevant (not listed)', 'not listed: unjudged')
+    """
+    if grade is not None:
+        return format(grade, "g")
+    return NOT_LISTED_UNJUDGED if "judged" in parse_metric(metric).needs else NOT_LISTED
+
+
 def query_detail(comparison: Comparison, rankings: QueryRankings, query_id, *, metric: str,
                  system: str, titles: Mapping | None = None, texts: Mapping | None = None,
                  depth: int | None = None) -> dict:
     """One query, every system's top ranks side by side, JSON-ready.
 
     ``depth``: how many ranks to list (default: the metric's cut-off, or 10). Each
-    system gets ``rows`` (rank, doc id, title, grade, relevant, contribution), its
+    system gets ``rows`` (rank, doc id, title, grade, grade_text (:func:`grade_text`),
+    relevant, contribution), its
     ``value`` (the Comparison's), and ``rest``, what the ranks below ``depth`` add (so
     that the listed contributions plus ``rest`` are the value).
     """
@@ -240,7 +269,8 @@ def query_detail(comparison: Comparison, rankings: QueryRankings, query_id, *, m
             "rest": rest,
             "rows": [{"rank": r.rank, "doc_id": str(r.doc_id),
                       "title": str(titles.get(r.doc_id, "")),
-                      "grade": r.grade, "relevant": r.relevant,
+                      "grade": r.grade, "grade_text": grade_text(r.grade, metric),
+                      "relevant": r.relevant,
                       "contribution": r.contribution} for r in shown],
             "n_retrieved": len(ranked),
         })

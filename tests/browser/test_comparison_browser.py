@@ -134,9 +134,11 @@ def exercise(page, expected, report, label, artifacts):
         table = explorer.locator(f".rmc-ranking[data-system='{column['system']}']")
         cells = table.locator("tbody tr").evaluate_all(
             "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        # A doc the golden set does not list is not relevant, not "not judged".
         want = [[str(r["rank"]), r["doc_id"],
-                 "not judged" if r["grade"] is None else ("✓ " if r["relevant"] else "")
-                 + format(r["grade"], "g"), f"{r['contribution']:+.4f}"] for r in column["rows"]]
+                 "not relevant (not listed)" if r["grade"] is None
+                 else ("✓ " if r["relevant"] else "") + format(r["grade"], "g"),
+                 f"{r['contribution']:+.4f}"] for r in column["rows"]]
         assert cells == want
 
     # Page Down and End: far down the list, drawn in place, focus kept.

@@ -20,11 +20,14 @@ from ragmetrics.widgets import ChunkingExplorer, root_widgets
 from ragmetrics.widgets.base import WidgetValueError
 from ragmetrics.widgets.chunking_model import (
     DEFAULT_RULE_THRESHOLDS,
+    ChunkingState,
     check_cuts,
     chunk_offsets,
     chunking_view,
     describe_change,
+    describe_state,
     document_tokens,
+    moved_cuts,
     question_terms,
     rank_chunks,
     window_cuts,
@@ -221,6 +224,68 @@ def test_move_boundary_and_set_windows_are_what_the_controls_do():
     text = explorer.describe()
     assert text.splitlines()[0].startswith("chunk 1  tokens 1-64")
     assert "Span IoU@2" in text
+
+
+def test_a_state_copy_moves_alone_and_gives_the_explorer_s_numbers():
+    explorer = ChunkingExplorer.example()
+    trial = explorer.state()
+    assert isinstance(trial, ChunkingState)
+    assert trial == explorer.starting_state()
+    assert trial.view == explorer.view
+    assert trial.describe() == explorer.describe()
+    trial.move_boundary(3, 60)
+    trial.k = 3
+    assert explorer.cuts == window_cuts(len(TOKENS), 48, 0)
+    assert explorer.k == 2
+    assert trial.cuts[2] == 59
+    # The copy's numbers are the explorer's after the same moves.
+    explorer.move_boundary(3, 60)
+    explorer.k = 3
+    assert trial.view == explorer.view
+    assert trial == explorer.state()
+    copy = trial.copy()
+    copy.set_windows(64, 16)
+    assert copy.cuts == window_cuts(len(TOKENS), 64, 16)
+    assert trial.cuts[2] == 59
+    assert copy != trial
+    with pytest.raises(ValueError,
+                       match=r"chunk must be 2 to 7 \(chunk 1 starts the document\), got 1"):
+        trial.move_boundary(1, 5)
+    with pytest.raises(ValueError, match="cut 2 at token 48 must lie after cut 1"):
+        trial.move_boundary(3, 49)
+    with pytest.raises(ValueError, match="overlap must be a whole number of tokens in"):
+        trial.set_windows(10, 10)
+    with pytest.raises(ValueError, match="size must be between 1 and the document's 326"):
+        trial.set_windows(400)
+    with pytest.raises(ValueError, match="k must be a positive int"):
+        trial.k = 0
+    assert trial.cuts[2] == 59
+    assert trial.k == 3
+    assert moved_cuts([0, 4, 8], 3, 6) == [0, 4, 5]
+    with pytest.raises(TypeError, match="token must be a whole token number"):
+        moved_cuts([0, 4, 8], 3, 6.0)
+
+
+def test_reset_puts_back_the_starting_chunking_and_k_in_one_announcement():
+    explorer = ChunkingExplorer.example()
+    start = explorer.starting_state()
+    explorer.move_boundary(3, 60)
+    explorer.set_windows(30, 5)
+    explorer.k = 4
+    said = []
+    explorer.observe(lambda change: said.append(change["new"]), names=["announcement"])
+    explorer.reset_request = {"click": 1}  # what the Reset button sends
+    assert explorer.state() == start
+    assert explorer.view == start.view
+    assert said == [explorer.announcement]  # one sentence, not one per trait put back
+    assert explorer.announcement == ("explorer reset to its starting chunking; "
+                                     + describe_state(start.view))
+    # A reset from another overlap (the starting one is 0) and moves after it still work.
+    explorer.set_windows(60, 59)
+    explorer.reset()
+    assert explorer.state() == start
+    explorer.move_boundary(2, 40)
+    assert explorer.announcement.startswith("boundary of chunk 2 moved to token 40; ")
 
 
 def test_bad_documents_and_evidence_are_refused():

@@ -29,6 +29,7 @@ from ragmetrics.widgets.comparison_model import (
     HALF_BINS,
     difference_histogram,
     explorer_table,
+    grade_text,
     row_order,
 )
 
@@ -308,6 +309,32 @@ def test_selection_shows_the_comparisons_values(explorer, support_comparison):
     # The histogram marks the selected query's bin.
     assert explorer.histogram["selected_bin"] >= 0
     explorer.metric = "ndcg@10"
+
+
+def test_a_doc_the_golden_set_does_not_list_is_not_relevant_not_unjudged(explorer,
+                                                                       support_demo):
+    # The support demo's judgments list the relevant chunks; every other chunk was read
+    # (or left out) as not relevant, grade 0: the drill-down must not call it "not judged".
+    qrels, _ = support_demo
+    explorer.metric = "ndcg@10"
+    explorer.select("q16")
+    rows = [r for column in explorer.detail["columns"] for r in column["rows"]]
+    unlisted = [r for r in rows if r["grade"] is None]
+    assert unlisted, "q16's top 10 holds chunks the golden set does not list"
+    listed_ids = set(qrels.loc[qrels["query_id"] == "q16", "doc_id"])
+    assert not {r["doc_id"] for r in unlisted} & listed_ids
+    assert {r["grade_text"] for r in unlisted} == {"not relevant (not listed)"}
+    assert all(not r["relevant"] and r["contribution"] == 0 for r in unlisted)
+    listed = [r for r in rows if r["grade"] is not None]
+    assert all(r["grade_text"] == format(r["grade"], "g") for r in listed)
+    text = explorer.describe()
+    assert "not judged" not in text
+    assert f"{unlisted[0]['doc_id']} (not relevant (not listed))" in text
+    # Only the metrics that tell unjudged docs from non-relevant ones read it as unjudged.
+    assert grade_text(None, "recall@5") == "not relevant (not listed)"
+    assert grade_text(None, "bpref") == grade_text(None, "judged@10") == "not listed: unjudged"
+    assert grade_text(0.0, "bpref") == "0"
+    assert grade_text(-1.0, "ndcg@10") == "-1"
 
 
 def test_what_the_browser_sends_is_checked(explorer):
