@@ -203,8 +203,7 @@ def test_single_query_values_are_rr_not_mrr():
 @pytest.mark.parametrize("name", [
     "01_recall_at_k.ipynb", "02_precision_at_k.ipynb", "03_mrr.ipynb", "04_ndcg.ipynb",
     "05_choosing_k.ipynb", "06_worked_example_cancellation.ipynb",
-    pytest.param("11_precision_recall_curves.ipynb", marks=pytest.mark.xfail(
-        strict=True, reason="11's solution is still a hidden code cell that prints on Run All")),
+    "11_precision_recall_curves.ipynb",
 ])
 def test_exercise_answer_cells_start_empty(name):
     """No exercise comes with its answer filled in: the answers are None until the learner
