@@ -40,6 +40,7 @@ EXPECTED = (
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
     "12_where_judgments_come_from.ipynb",
+    "13_capstone_change_the_retriever.ipynb",
 )
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"
