@@ -8,6 +8,9 @@
 - :mod:`~ragmetrics.comparison.systems`: evaluate every system on the same queries
   (:func:`ragmetrics.evaluate`, on worker processes with ``jobs``), its warnings turned
   into notes; :func:`evaluate_systems` is this step alone (``--means-only``);
+- :mod:`~ragmetrics.comparison.costs`: for evidence spans, what each system sends to the
+  model at every cut (the units-sent span metric, scored with the others and kept apart):
+  :attr:`Comparison.costs`;
 - :mod:`~ragmetrics.comparison.bootstrap_pass`: resample, one bootstrap pass over every
   system, metric and difference with the baseline; each system's mean interval;
 - :mod:`~ragmetrics.comparison.paired_tests`: each system against the baseline: the

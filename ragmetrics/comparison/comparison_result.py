@@ -93,6 +93,14 @@ class Comparison:
         ``cached`` queries), ``k`` and ``config_hash``
         (:func:`~ragmetrics.comparison.systems.retriever_summaries`); the reports show
         them in a table of their own, beside the metrics. None when no run carries them.
+    costs : pandas.DataFrame or None
+        For runs judged by evidence spans: what each system sends to the model per
+        question at every cut the metrics read (``k=10``, ``budget=1000``, ``all
+        retrieved``): the ``mean``, ``p50`` and ``p90`` of the units sent (the lengths of
+        the chunks kept, each whole, in the comparison's unit, ``.attrs["unit"]``) and
+        the ``queries`` counted, indexed by ``(system, cut)``
+        (:func:`~ragmetrics.comparison.costs.cost_summary`). The reports show it in a
+        table of its own, beside the metrics; None for qrels of chunk ids.
     primary : str
         The metric the verdict is about (:meth:`verdict`): ``compare(primary=...)``, by
         default ``"ndcg@10"`` if compared, else the first metric.
@@ -162,6 +170,7 @@ class Comparison:
     spans: dict | None = None
     preset: str | None = None
     retrievers: dict | None = None
+    costs: pd.DataFrame | None = field(default=None, repr=False)
     primary: str | None = None
     query_texts: dict | None = field(default=None, repr=False)
     document_texts: dict | None = field(default=None, repr=False)

@@ -41,6 +41,7 @@ from ..stats.verdicts import randomization_verdicts
 from .bootstrap_pass import ResamplingProgress, bootstrap_all, paired_columns, summary_frame
 from .caveats import comparison_warnings
 from .comparison_result import Comparison
+from .costs import cost_names, cost_summary, extra_cost_names
 from .factorial import factor_effects
 from .options import DEFAULT_TIE_TOLERANCE, comparison_options
 from .paired_tests import difference_level, tests_frame
@@ -254,8 +255,16 @@ def compare(
         tie_tolerance=tie_tolerance, pairs=pairs, segments=segments,
         segment_weights=segment_weights, factors=factors)
     names, metrics = options.names, options.metrics
-    evaluations, notes = evaluate_all(options.systems, qrels, list(metrics), options.spans,
-                                      options.conventions, preset, options.jobs)
+    # For evidence spans, the units each system sends at every cut the metrics read: a
+    # span metric scored with them, then taken out of them (ragmetrics.comparison.costs).
+    cuts = {} if options.spans is None else cost_names(options.specs)
+    evaluations, notes = evaluate_all(options.systems, qrels,
+                                      list(metrics) + extra_cost_names(cuts, metrics),
+                                      options.spans, options.conventions, preset, options.jobs)
+    costs = None
+    if cuts:
+        evaluations, costs = cost_summary(evaluations, cuts, asked=metrics,
+                                          unit=options.spans.judgments.unit)
     per_query = aligned_per_query(evaluations)
 
     columns = paired_columns(per_query, names, metrics, options.specs)
@@ -330,6 +339,7 @@ def compare(
         spans=None if spans is None else spans.card(),
         preset=preset,
         retrievers=retriever_summaries(options.systems),  # latency: beside, not in, the metrics
+        costs=costs,  # units sent: beside, not in, the metrics
         primary=options.primary, query_texts=options.query_texts,
         document_texts=options.document_texts,
         tie_sizes=ties, tie_tolerance=options.tie_tolerance,

@@ -527,6 +527,11 @@ def _span_rows() -> tuple[MetricInfo, ...]:
             "What is the best precision this chunking allows at full recall?",
             "IoU of all chunks touching evidence: the best a chunking allows",
             cutoff="none", of_the_query=True),
+        row("span_units_sent", "Units sent@k",
+            "How much text goes to the model per question?",
+            "characters (or tokens) of the chunks kept at the cut, each chunk whole: the "
+            "cost of the context, not a measure of its quality",
+            cutoff="optional", budget_cut=True, upper_bound=_INF, higher_is_better=False),
     )
 
 

@@ -39,7 +39,13 @@ from .markdown_report import render_markdown, to_markdown
 from .per_query import per_query_frame, write_per_query_csv
 from .report_file import REPORT_FORMATS, write_report
 from .text_report import render_text, to_text
-from .text_tables import TextTable, differences_table, retrievers_table, summary_table
+from .text_tables import (
+    TextTable,
+    costs_table,
+    differences_table,
+    retrievers_table,
+    summary_table,
+)
 
 __all__ = [
     "REPORT_FORMATS",
@@ -49,6 +55,7 @@ __all__ = [
     "TextTable",
     "build_report",
     "convention_card",
+    "costs_table",
     "differences_table",
     "per_query_frame",
     "plot_differences",

@@ -5,7 +5,8 @@ against the baseline on the primary metric, :func:`~ragmetrics.reports.headline.
 then the other metrics' verdicts in a line each), the warnings as one line with their
 count (too few queries, one metric alone, queries missing from a run: HTML folds them
 under it, text and Markdown list them at the end), what the retrievers cost (latency,
-beside the metrics, not in them), the differences plot, the means with their intervals
+and for evidence spans the units each system sends to the model at each cut: beside the
+metrics, not in them), the differences plot, the means with their intervals
 (metric rows, system columns), each system against the baseline (difference, interval,
 p-values, verdict), the queries that differ most and the worst queries (the drill-downs,
 with each question and passage when given), and the convention card. :func:`build_report` puts them in a
@@ -30,6 +31,7 @@ from .headline import snippet, verdict_list, warnings_summary
 from .several_sections import factor_section, segment_sections, several_system_sections
 from .text_tables import (
     TextTable,
+    costs_table,
     differences_table,
     frame_table,
     retrievers_table,
@@ -157,6 +159,11 @@ class ReportDocument:
         :func:`~ragmetrics.reports.text_tables.retrievers_table`), for runs made by
         :func:`ragmetrics.runners.run_retriever`; None otherwise. A table of its own,
         right after the verdict: the cost beside the quality, not mixed into it.
+    costs : Section or None
+        What each system sends to the model per question at every cut the metrics read
+        (units sent: mean, median, 90th percentile:
+        :func:`~ragmetrics.reports.text_tables.costs_table`), for runs judged by evidence
+        spans; None otherwise. A table of its own, right beside the retrievers' table.
     verdict_heading : str
         "Verdict on <primary metric>".
     verdict : tuple of str
@@ -182,6 +189,7 @@ class ReportDocument:
     power: Section | None = None
     rankings: tuple[Section, ...] = ()
     retrievers: Section | None = None
+    costs: Section | None = None
     verdict_heading: str = "Verdict"
     verdict: tuple[str, ...] = ()
     other_verdicts: tuple[str, ...] = ()
@@ -254,6 +262,7 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
                        for heading, caption, table in ranking_sections(c, c.primary))
         if complete else (),
         retrievers=_retrievers(c),
+        costs=_costs(c),
         verdict_heading=f"Verdict on {parse_metric(c.primary).pretty_name}",
         verdict=c.verdict(),
         other_verdicts=verdict_list(c, skip=c.primary),
@@ -282,6 +291,19 @@ def _retrievers(c: Comparison) -> Section | None:
                    caption=("Seconds per query as milliseconds (mean, median, 90th and 99th "
                             "percentile) over the queries called in the run; queries served "
                             "from the cache are counted, not timed."))
+
+
+def _costs(c: Comparison) -> Section | None:
+    table = costs_table(c)
+    if table is None:
+        return None
+    unit = c.costs.attrs.get("unit", "characters")
+    return Section(heading=("Cost",), table=frame_table(table),
+                   caption=(f"Units sent to the model per question, in {unit}: the chunks "
+                            "kept at each cut the metrics read, each chunk whole (text two "
+                            "chunks share counted in both, as a prompt holds it); mean, "
+                            "median (p50) and 90th percentile (p90) over the queries "
+                            "counted. A cost beside the metrics, not one of them."))
 
 
 def _power(c: Comparison) -> Section | None:

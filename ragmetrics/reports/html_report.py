@@ -82,6 +82,8 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
     drawn = document.comparison if figures else None
     if document.retrievers is not None:
         parts += _section(document.retrievers, drawn)
+    if document.costs is not None:
+        parts += _section(document.costs, drawn)
     if drawn is not None:
         parts += [_image(figure, drawn) for figure in document.difference_figures]
     for section in (document.means, *document.against_baseline, *document.several,

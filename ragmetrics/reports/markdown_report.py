@@ -45,6 +45,8 @@ def render_markdown(document: ReportDocument) -> str:
     parts += _verdict(document)
     if document.retrievers is not None:
         parts += _section(document.retrievers)
+    if document.costs is not None:
+        parts += _section(document.costs)
     parts += _section(document.means)
     for section in document.against_baseline:
         parts += _section(section)

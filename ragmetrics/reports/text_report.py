@@ -50,6 +50,9 @@ def render_text(document: ReportDocument) -> str:
     if document.retrievers is not None:
         lines += ["", "Retrievers (latency per query)",
                   _fixed_width(document.retrievers.table)]
+    if document.costs is not None:
+        unit = document.comparison.costs.attrs.get("unit", "characters")
+        lines += ["", f"Cost ({unit} sent per question)", _fixed_width(document.costs.table)]
     lines += ["", document.overview, "", _fixed_width(document.means.table)]
     for section in (*document.against_baseline, *document.several):
         lines += ["", "".join(section.heading), _fixed_width(section.table)]

@@ -27,7 +27,8 @@ from .formatting import (
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
 
-__all__ = ["TextTable", "differences_table", "frame_table", "retrievers_table", "summary_table"]
+__all__ = ["TextTable", "costs_table", "differences_table", "frame_table", "retrievers_table",
+           "summary_table"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,51 @@ def retrievers_table(comparison: Comparison) -> pd.DataFrame | None:
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "system"
     return table
+
+
+def costs_table(comparison: Comparison) -> pd.DataFrame | None:
+    """What each system sends to the model per question, as text: the units sent (the
+    chunks kept at a cut, each whole, in the comparison's unit) at every cut the metrics
+    read, their mean, median (p50) and 90th percentile (p90), over the queries counted.
+
+    One row per system and cut (``comparison.costs``, for runs judged by evidence
+    spans); None otherwise. Beside the metrics, never among them.
+
+    Examples
+    --------
+    >>> from ragmetrics import compare
+    >>> chunks = [{"chunk_id": c, "doc_id": "d", "start": s, "end": e}
+    ...           for c, s, e in (("a", 0, 10), ("b", 10, 30), ("c", 30, 60))]
+    >>> table = costs_table(compare(
+    ...     {"small": {"q1": ["a", "b"]}, "big": {"q1": ["c", "b"]}}, metrics=["span_recall@2"],
+    ...     evidence={"q1": [("d", 12, 18)]}, chunks=chunks, n_resamples=50))
+    >>> table  # doctest: +NORMALIZE_WHITESPACE
+                    mean p50 p90 queries
+    system cut
+    small  k=2  30 chars  30  30       1
+    big    k=2  50 chars  50  50       1
+
+    Both find all the evidence in their top 2 (span recall 1), but ``big`` sends 50
+    characters where ``small`` sends 30.
+    """
+    costs = comparison.costs
+    if costs is None:
+        return None
+    unit = "chars" if costs.attrs.get("unit") == "characters" else "tokens"
+    table = pd.DataFrame({
+        "mean": [_units(v, unit) for v in costs["mean"]],
+        "p50": [_units(v) for v in costs["p50"]],
+        "p90": [_units(v) for v in costs["p90"]],
+        "queries": costs["queries"].astype(str).tolist(),
+    }, index=costs.index)
+    return table
+
+
+def _units(value: float, unit: str = "") -> str:
+    if not np.isfinite(value):
+        return "n/a"
+    text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+    return f"{text} {unit}" if unit else text
 
 
 def _milliseconds(seconds: float) -> str:

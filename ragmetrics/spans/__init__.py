@@ -34,7 +34,7 @@ from .judging import SpanJudgments
 from .locate import normalize_whitespace
 from .metrics import OVERLAP_POLICIES, UNITS, evaluate_spans, span_metrics
 from .model import locate_chunks, locate_evidence
-from .names import SPAN_METRICS, SpanMetricSpec, parse_span_metric
+from .names import SPAN_METRICS, UNITS_SENT, SpanMetricSpec, parse_span_metric
 from .readers import read_table
 from .rules import DEFAULT_THRESHOLDS, RULES, chunk_qrels, threshold_sensitivity
 from .text_evidence import TextEvidence, texts_as_evidence
@@ -43,7 +43,7 @@ from .tokens import word_pieces
 
 __all__ = [
     "DEFAULT_THRESHOLDS", "DOCUMENT_RANKINGS", "OVERLAP_POLICIES", "RULES", "SPAN_METRICS",
-    "UNITS", "SpanDataset", "SpanJudgments", "SpanMetricSpec", "TextEvidence", "chunk_qrels",
+    "UNITS", "UNITS_SENT", "SpanDataset", "SpanJudgments", "SpanMetricSpec", "TextEvidence", "chunk_qrels",
     "document_qrels", "document_run", "evaluate_spans", "load_span_dataset",
     "locate_chunks", "locate_evidence", "normalize_whitespace", "parse_span_metric",
     "plot_threshold_sensitivity", "read_table", "span_dataset_names", "span_metrics",

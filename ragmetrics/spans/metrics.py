@@ -42,7 +42,7 @@ from ..metrics.ranked import ranks_within
 from ..metrics.registry import SPAN_METRIC_TABLE, MetricSpec
 from ..validation import check_choice, check_k, check_relevance_level
 from .model import as_chunks, as_documents, as_evidence, as_run, check_same_kind, lay_out
-from .names import parse_span_metric
+from .names import UNITS_SENT, parse_span_metric
 from .offsets import (
     Measure,
     covered_before,
@@ -381,19 +381,55 @@ class SpanScorer:
         return {"recall": _divide(hit, on.sum_e), "precision": _divide(hit, sum_r),
                 "iou": _divide(hit, sum_r + missed)}
 
-    def scores(self, k: int | None = None, budget: float | None = None) -> dict:
-        """recall, precision, iou and precision_omega per query (evidence order)."""
+    def kept(self, k: int | None = None, budget: float | None = None) -> np.ndarray:
+        """Which rows of the ranked run a cut keeps: the top ``k`` of each query, and of
+        those the longest ranked prefix of at most ``budget`` units (the one cut every
+        span metric, and :meth:`units_sent`, is taken at). Chunks tied in score come in
+        the order of the tie rule; ``ties="average"`` then averages over the orders."""
         keep = np.ones(len(self.row_query), dtype=bool)
         if k is not None:
             keep &= self.row_rank < k
         if budget is not None:
             keep &= self.row_filled <= budget  # whole numbers of characters or tokens
+        return keep
+
+    def scores(self, k: int | None = None, budget: float | None = None) -> dict:
+        """recall, precision, iou and precision_omega per query (evidence order)."""
+        keep = self.kept(k, budget)
+        if budget is not None:
             self._warn_budget(budget)
         values = self._retrieved(self.row_query[keep], self.row_chunk[keep], self.on_line)
         if self.ties == "average" and (k is not None or budget is not None):
             self._average_over_ties(values, k, budget)
         values["precision_omega"] = self.precision_omega().copy()
         return self._apply_policies(values)
+
+    def units_sent(self, k: int | None = None, budget: float | None = None) -> np.ndarray:
+        """Units sent per query (evidence order): the lengths of the chunks :meth:`kept`
+        at the cut added up, each chunk whole (a prompt holding two overlapping chunks
+        holds their shared text twice), in the unit of the metrics: the length of the
+        ranked prefix at its last row kept. A query that retrieves nothing sends 0.
+
+        Under ``ties="average"`` a query whose cut falls among chunks tied in score sends
+        the mean over every order of them, weighted as the metrics are (:class:`_TiedCut`).
+        The query's evidence plays no part: the cost of the context is the same whether
+        the question has an answer or not (only ``empty_relevant="skip"`` and
+        ``missing_from_run="skip"`` leave queries out, as they leave them out of the
+        metrics' means).
+        """
+        keep = self.kept(k, budget)
+        sent = total_by(self.row_query[keep], self.chunk_length[self.row_chunk[keep]],
+                        self.n_queries).astype(np.float64)
+        if self.ties == "average" and (k is not None or budget is not None):
+            length = self.chunk_length[self.row_chunk]
+            for cut in _TiedCut.find(self, k, budget):
+                each = np.array([length[chosen].sum() for chosen in cut.sets], dtype=np.float64)
+                sent[cut.query] = length[cut.before].sum() + float(cut.weights @ each)
+        if self.empty_relevant == "skip":
+            sent[self.empty] = np.nan
+        if self.missing_from_run == "skip":
+            sent[~self.in_run] = np.nan
+        return sent
 
     def _average_over_ties(self, values: dict, k: int | None, budget: float | None) -> None:
         """``ties="average"``: each query whose cut falls among chunks tied in score
@@ -446,10 +482,12 @@ class SpanScorer:
         cache: dict = {}
         columns = {}
         for spec in specs:
-            cut = (spec.k, spec.budget)
+            cut = (spec.k, None if spec.budget is None else float(spec.budget))
+            if spec.name == UNITS_SENT:  # a cost: the same cut, none of the policies
+                columns[str(spec)] = self.units_sent(*cut)
+                continue
             if cut not in cache:
-                cache[cut] = self.scores(spec.k, None if spec.budget is None else
-                                         float(spec.budget))
+                cache[cut] = self.scores(*cut)
             columns[str(spec)] = cache[cut][spec.name.removeprefix("span_")]
         return columns
 

@@ -20,13 +20,21 @@ from ..errors import InputTypeError, InputValueError
 from ..metrics.registry import SPAN_METRIC_TABLE, MetricSpec, parse_metric, parse_metrics
 from ..validation import check_k
 
-__all__ = ["SPAN_METRICS", "SpanMetricSpec", "default_span_metrics", "is_span_metric",
+__all__ = ["SPAN_METRICS", "UNITS_SENT", "SpanMetricSpec", "default_span_metrics", "is_span_metric",
            "is_span_spec", "parse_metric_names", "parse_span_metric"]
 
-#: The span metrics: the column of :func:`~ragmetrics.spans.span_metrics` -> what it
-#: measures (the rows of :data:`~ragmetrics.metrics.registry.SPAN_METRIC_TABLE`).
+#: The span metric that is a cost, not a quality: ``span_units_sent@k`` (or
+#: ``@budget=N``), the characters or tokens of the chunks kept at the cut, each chunk
+#: whole, as a prompt holds them. A row of the table, so that evaluate scores it by name
+#: with the same cut as the others; :func:`ragmetrics.compare` shows it in a table of its
+#: own (:attr:`ragmetrics.Comparison.costs`), never among the metrics it tests.
+UNITS_SENT = "span_units_sent"
+
+#: The span metrics of quality: the column of :func:`~ragmetrics.spans.span_metrics` ->
+#: what it measures (the rows of :data:`~ragmetrics.metrics.registry.SPAN_METRIC_TABLE`
+#: but :data:`UNITS_SENT`).
 SPAN_METRICS = {name.removeprefix("span_"): row.description
-                for name, row in SPAN_METRIC_TABLE.items()}
+                for name, row in SPAN_METRIC_TABLE.items() if name != UNITS_SENT}
 
 
 def is_span_metric(text) -> bool:
@@ -66,7 +74,7 @@ def parse_span_metric(text: str) -> MetricSpec:
     >>> parse_span_metric("span_recal@10")
     Traceback (most recent call last):
     ...
-    ragmetrics.errors.InputValueError: unknown span metric 'span_recal@10': a name is span_ + one of recall, precision, iou, precision_omega, then @k, @budget=N or nothing; did you mean 'span_recall'?
+    ragmetrics.errors.InputValueError: unknown span metric 'span_recal@10': a name is span_ + one of recall, precision, iou, precision_omega, units_sent, then @k, @budget=N or nothing; did you mean 'span_recall'?
     """
     if not isinstance(text, str):
         raise InputTypeError(f"a span metric name must be a str such as 'span_recall@10', "

@@ -593,7 +593,11 @@ def test_span_metrics_are_rows_of_the_one_metric_table():
     from ragmetrics.metrics.registry import METRICS, SPAN_METRIC_TABLE, metric_info
 
     assert list(SPAN_METRIC_TABLE) == ["span_recall", "span_precision", "span_iou",
-                                       "span_precision_omega"]
+                                       "span_precision_omega", "span_units_sent"]
+    # Issue 26, item 7: a cost, scored by the same cut, never better for being higher.
+    sent = metric_info("span_units_sent")
+    assert (sent.budget_cut, sent.higher_is_better, sent.upper_bound) == (True, False,
+                                                                          float("inf"))
     assert all(isinstance(row, MetricInfo) and row.family == "spans"
                for row in SPAN_METRIC_TABLE.values())
     assert not set(SPAN_METRIC_TABLE) & set(METRICS)  # evaluate's engine never sees them
