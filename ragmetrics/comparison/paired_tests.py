@@ -22,7 +22,7 @@ from ..stats.intervals import bootstrap_interval
 from ..stats.t_test import paired_t_test
 from ..stats.verdicts import RandomizationVerdicts
 
-__all__ = ["UNDECIDED", "difference_level", "tests_frame"]
+__all__ = ["UNDECIDED", "difference_level", "paired_tests_frame"]
 
 #: The verdict of a claim whose corrected p-value stayed within Monte Carlo error of
 #: ``alpha`` up to the resampling cap (:func:`ragmetrics.stats.randomization_verdicts`).
@@ -51,7 +51,7 @@ def difference_level(decisions: RandomizationVerdicts, confidence: float,
     return 1.0 - claims * (1.0 - confidence) / m
 
 
-def tests_frame(names, metrics, specs, per_query, differences, means,
+def paired_tests_frame(names, metrics, specs, per_query, differences, means,
                 decisions: RandomizationVerdicts, level: float, bounds) -> pd.DataFrame:
     """:attr:`ragmetrics.Comparison.tests`: a row per metric and system after the first
     (the baseline), from the differences (queries x (system, metric), system-major), their

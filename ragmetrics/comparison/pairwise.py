@@ -37,7 +37,7 @@ from ..stats.resampling import bootstrap_means, finite_column_groups
 from ..stats.rounding import paired_differences
 from ..stats.verdicts import RandomizationVerdicts
 from ..validation import check_choice
-from .paired_tests import tests_frame
+from .paired_tests import paired_tests_frame
 
 __all__ = ["PAIRS", "all_pair_columns", "check_pairs", "letter_display", "pair_list",
            "pairwise_frame", "ranking_frame", "slice_decisions", "summary_matrix"]
@@ -137,14 +137,14 @@ def pairwise_frame(names, metrics, specs, per_query, differences, means,
     for i in anchors:
         width = (len(names) - 1 - i) * n_metrics
         columns = slice(start, start + width)
-        frame = tests_frame(list(names[i:]), metrics, specs, per_query,
+        frame = paired_tests_frame(list(names[i:]), metrics, specs, per_query,
                             differences[:, columns], means[:, columns],
                             slice_decisions(decisions, columns), level,
                             (bounds[0][columns], bounds[1][columns]))
         frames.append(frame)
         start += width
     if not frames:
-        frame = tests_frame(list(names), metrics, specs, per_query, differences, means,
+        frame = paired_tests_frame(list(names), metrics, specs, per_query, differences, means,
                             decisions, level, bounds)
         return _reindexed(frame)
     frame = pd.concat(frames)

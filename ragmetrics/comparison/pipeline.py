@@ -44,7 +44,7 @@ from .comparison_result import Comparison
 from .costs import cost_names, cost_summary, extra_cost_names
 from .factorial import factor_effects
 from .options import DEFAULT_TIE_TOLERANCE, comparison_options
-from .paired_tests import difference_level, tests_frame
+from .paired_tests import difference_level, paired_tests_frame
 from .pairwise import all_pair_columns, pairwise_frame, slice_decisions
 from .segments import segment_analysis, segment_labels
 from .systems import aligned_per_query, evaluate_all, retriever_summaries
@@ -291,7 +291,7 @@ def compare(
     level = difference_level(family, options.confidence, options.correction)
     first = slice(0, columns.differences.shape[1])
     decisions = slice_decisions(family, first)
-    tests = tests_frame(names, metrics, options.specs, per_query, columns.differences,
+    tests = paired_tests_frame(names, metrics, options.specs, per_query, columns.differences,
                         difference_means, decisions, level, columns.difference_bounds)
     ties = (None if options.tie_tolerance is None else
             tie_size_frame(options, qrels, per_query, tests, differences))
