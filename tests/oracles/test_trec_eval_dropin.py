@@ -145,6 +145,7 @@ def test_a_run_and_qrels_from_named_pipes(tmp_path, named_pipe, files):
         assert trec_eval("-q", "-m", "all_trec", qrels, run) == expected
 
 
+@pytest.mark.slow
 def test_a_bad_line_in_a_pipe_is_named_with_its_line(tmp_path, named_pipe, files, capsys):
     with named_pipe("run.pipe", (RUN + "q2 Q0 d9 2 high r\n").encode()) as run:
         assert trec_eval(files[0], run)[0] == 2

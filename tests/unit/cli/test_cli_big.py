@@ -201,6 +201,7 @@ def test_per_query_values_of_means_only_are_those_of_the_comparison(capsys, tmp_
     pd.testing.assert_frame_equal(pd.read_csv(a), pd.read_csv(b))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [["--means-only"], ["--resamples", "300"]],
                          ids=["means only", "compared"])
 def test_runs_evaluated_in_worker_processes_print_the_same(capsys, tmp_path, extra):

@@ -552,6 +552,7 @@ KILLED_MID_WRITE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
 def test_a_write_killed_midway_leaves_no_file_behind(tmp_path, signum):
     report = tmp_path / "report.md"

@@ -146,6 +146,7 @@ def test_candidates_survive_a_score_scale_that_crowds_every_row_into_one_bin():
     assert ranked.rows.tolist() == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(scores=st.lists(st.sampled_from(ODD_SCORES) | st.floats(allow_nan=False), min_size=1,
                        max_size=50), bits=st.integers(1, 16))
@@ -330,6 +331,7 @@ def test_a_missing_arrow_query_id_is_named_by_its_row():
         evaluate(run, {"q1": {"a"}}, ["recall@1"])
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), ties=st.sampled_from(TIES),
        layout=st.sampled_from(["ranked", "grouped", "interleaved"]))

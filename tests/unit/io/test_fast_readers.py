@@ -238,6 +238,7 @@ def jsonl_files(draw):
     return ending.join(lines) + draw(st.sampled_from(["", ending]))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=jsonl_files())
 def test_jsonl_readers_give_the_definitions_answer(folder, text):
@@ -677,6 +678,7 @@ def test_a_qrels_pair_twice_is_refused_whether_queries_are_grouped_or_not(tmp_pa
 # --- what the readers return --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ids_stay_in_arrow_and_the_dtypes_are_the_definitions(tmp_path):
     rows = [(f"q{i // 10}", f"d{i}", i % 10 + 1, i / 8) for i in range(4000)]
     files = {

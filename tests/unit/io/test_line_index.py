@@ -63,6 +63,7 @@ def trec_texts(draw) -> str:
     return "".join(line + draw(BREAK) for line in lines) + draw(st.sampled_from(["", "q2"]))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=trec_texts(), layout=st.sampled_from([trec.RUN_LAYOUT, trec.QRELS_LAYOUT]),
        more_allowed=st.booleans(), first_line=st.sampled_from([1, 7]))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reader_files import (
@@ -140,6 +141,7 @@ GOLDEN_ID = st.text(
 ).filter(lambda s: s == s.strip(" \t\f\v\n"))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=30)  # six files per example
 @given(
     golden=st.dictionaries(

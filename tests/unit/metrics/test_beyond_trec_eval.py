@@ -233,6 +233,7 @@ def test_a_base_of_1_or_below_is_refused_by_name(base):
         ragmetrics.dcg_at_k(["a"], {"a": 1}, 3, base=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(query=one_query(), base=st.sampled_from([3.0, 10.0, math.e]))
 def test_a_base_scales_dcg_by_log_2_base_and_cancels_out_of_ndcg(query, base):

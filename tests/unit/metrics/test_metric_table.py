@@ -248,6 +248,7 @@ def queries(draw):
     return run, qrels
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=queries(), level=st.sampled_from([1, 2, 0.5]),
        gain=st.sampled_from(["linear", "exponential"]))

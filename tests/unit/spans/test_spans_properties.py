@@ -247,6 +247,7 @@ def _ref_ranked(q, scored, grade, ties):
     return [(1 / len(orders), order) for order in orders]
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(cases(), st.data(), st.sampled_from(["trec_eval", "input_order", "doc_id_ascending",
                                             "optimistic", "pessimistic", "average"]),

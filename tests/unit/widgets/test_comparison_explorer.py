@@ -170,6 +170,7 @@ def _terms_written_by_hand(metric, grades, judged, *, conventions):
     {}, {"gain": "exponential"}, {"relevance_level": 2},
     {"ideal_order": "label_order", "ap_denominator": "min_relevant_k"},
 ])
+@pytest.mark.slow
 def test_the_seven_metrics_written_by_hand_keep_their_terms(support_demo, policy):
     """A step of a running total is the term it added, up to the rounding of the two
     totals: every term equals the hand-written one to within 4.5e-16 (2 ulp of 1), and
