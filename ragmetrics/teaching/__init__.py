@@ -24,6 +24,12 @@ from .exercises import (
     make_exercise,
     parse_answer,
 )
+from .exercises_misconceptions import (
+    GENERIC_HINTS,
+    MISCONCEPTIONS,
+    Misconception,
+    match_misconception,
+)
 from .judgments import (
     cohen_kappa,
     condensed_run,
@@ -47,6 +53,8 @@ __all__ = [
     "ELEVEN_POINTS",
     "ERRATA",
     "EXERCISE_METRICS",
+    "GENERIC_HINTS",
+    "MISCONCEPTIONS",
     "RBP_P",
     "Erratum",
     "Example",
@@ -54,6 +62,7 @@ __all__ = [
     "ExerciseSet",
     "Explanation",
     "Feedback",
+    "Misconception",
     "PrecisionRecallCurve",
     "Trap",
     "check_answer",
@@ -70,6 +79,7 @@ __all__ = [
     "judged_at_k_per_query",
     "load_example",
     "make_exercise",
+    "match_misconception",
     "ndcg_table",
     "parse_answer",
     "pool",
