@@ -24,6 +24,12 @@ from .exercises import (
     make_exercise,
     parse_answer,
 )
+from .exercises_misconceptions import (
+    GENERIC_HINTS,
+    MISCONCEPTIONS,
+    Misconception,
+    match_misconception,
+)
 from .guesses import (
     RecordedAnswer,
     check_exercise,
@@ -55,6 +61,8 @@ __all__ = [
     "ELEVEN_POINTS",
     "ERRATA",
     "EXERCISE_METRICS",
+    "GENERIC_HINTS",
+    "MISCONCEPTIONS",
     "RBP_P",
     "Erratum",
     "Example",
@@ -62,6 +70,7 @@ __all__ = [
     "ExerciseSet",
     "Explanation",
     "Feedback",
+    "Misconception",
     "PrecisionRecallCurve",
     "RecordedAnswer",
     "Trap",
@@ -81,6 +90,7 @@ __all__ = [
     "judged_at_k_per_query",
     "load_example",
     "make_exercise",
+    "match_misconception",
     "ndcg_table",
     "parse_answer",
     "pool",

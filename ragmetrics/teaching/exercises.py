@@ -5,9 +5,14 @@ Everything here is pure Python, so it is tested without a widget; the exercise w
 
 - :func:`make_exercise` builds one item from a seed, at one of three levels;
 - :func:`check_answer` reads what the learner typed ("0.4", "2/5", "40%") and says whether
-  it is within the tolerance; if not, :func:`explain` gives the arithmetic rank by rank;
+  it is within the tolerance; if not, the first miss gets a hint that names the likely
+  mistake (the misconception table, :mod:`~ragmetrics.teaching.exercises_misconceptions`)
+  or says how the value is worked out, without the number; the second miss gets the
+  arithmetic rank by rank (:func:`explain`); a value outside the metric's range is refused
+  and does not count;
 - :class:`ExerciseSet` is a sequence of items (every metric asked at levels 1, 2 and 3),
-  the learner's attempts, and the score summary;
+  the learner's attempts, and the score summary; an item whose solution was shown is not
+  scored;
 - :func:`check_answers` checks the answers a learner writes in a notebook cell.
 
 Every right answer is computed by ragmetrics' per-query functions, never by this module.
@@ -31,6 +36,7 @@ from dataclasses import dataclass, field
 from ..errors import InputValueError
 from ..metrics.gains import dcg, grade_gain
 from ..metrics.registry import METRICS
+from .exercises_misconceptions import GENERIC_HINTS, VALUE_RANGES, match_misconception, range_hint
 
 __all__ = [
     "EXERCISE_METRICS",
@@ -418,15 +424,25 @@ class Feedback:
 
     Attributes
     ----------
-    status : {"correct", "wrong", "empty", "unreadable"}
+    status : {"correct", "wrong", "empty", "unreadable", "out_of_range", "revealed", \
+"not_scored"}
+        ``"out_of_range"``: a value the metric cannot take (refused, not counted);
+        ``"revealed"``: the solution, on request; ``"not_scored"``: an answer typed after
+        the solution was shown (neither right nor wrong in the score).
     given : float or None
         The answer as read (None if empty or unreadable).
     expected : float
         The right value.
     message : str
-        One sentence for the learner (and the live region).
+        What the learner is told (and the live region says).
     explanation : Explanation or None
-        The arithmetic, shown when the answer is wrong (and on request).
+        The arithmetic: after a second wrong answer, with the solution, and after it.
+    hint : str or None
+        The hint in the message (a wrong or refused answer): the likely mistake's, or how
+        the value is worked out; never the right number.
+    misconception : str or None
+        The name of the mistake the answer matches (a row of
+        :data:`~ragmetrics.teaching.exercises_misconceptions.MISCONCEPTIONS`), if any.
     """
 
     status: str
@@ -434,24 +450,71 @@ class Feedback:
     expected: float
     message: str
     explanation: Explanation | None = None
+    hint: str | None = None
+    misconception: str | None = None
 
     @property
     def correct(self) -> bool:
+        """Whether the answer counts as right (an answer after the solution does not)."""
         return self.status == "correct"
 
+    @property
+    def counted(self) -> bool:
+        """Whether the answer counts as an attempt: right or wrong, not refused, not after
+        the solution."""
+        return self.status in ("correct", "wrong")
 
-def check_answer(exercise: Exercise, typed, *, tolerance: float = TOLERANCE) -> Feedback:
+
+def check_answer(exercise: Exercise, typed, *, tolerance: float = TOLERANCE,
+                 attempt: int = 1) -> Feedback:
     """Check what the learner typed against the right value, within ``tolerance``.
 
-    A right answer says so; a wrong one comes with the arithmetic rank by rank
-    (:func:`explain`); an empty or unreadable one says how to type a number.
+    - A right answer says so.
+    - A first wrong answer (``attempt=1``) gets a hint without the number: the hint of the
+      mistake it matches (:func:`~ragmetrics.teaching.exercises_misconceptions.\
+match_misconception`: the answer equals, within ``tolerance``, what that mistake gives on
+      this ranking, and that differs from the right value), else how the value is worked
+      out.
+    - A later wrong answer (``attempt`` 2 or more) gets the right value and the arithmetic
+      rank by rank (:func:`explain`).
+    - A value outside the metric's range (above 1, negative) is refused with a hint
+      (``status="out_of_range"``); it is not an attempt.
+    - An empty or unreadable answer says how to type a number.
+
+    Parameters
+    ----------
+    exercise : Exercise
+    typed : str or float or None
+        What the learner typed: ``"0.4"``, ``"2/5"``, ``"40%"``...
+    tolerance : float, default 0.005
+        How far from the right value an answer may be and still be right.
+    attempt : int, default 1
+        Which wrong answer this would be: 1 for the first (a hint), 2 or more (the
+        arithmetic). :class:`ExerciseSet` counts it for you.
+
+    Returns
+    -------
+    Feedback
 
     Examples
     --------
     >>> ex = make_exercise("recall", 1, seed=6)          # the right value is 0.5
     >>> check_answer(ex, "1/2").message
     'Right: Recall@2 = 0.5000.'
-    >>> feedback = check_answer(ex, "0.4")
+    >>> print(check_answer(ex, "0.4").message)
+    Not quite: you gave 0.4000. Count the relevant chunks in the top k, then divide by R, every relevant chunk in the golden set (retrieved or not). Try again: a second miss shows the arithmetic.
+    >>> ex = make_exercise("recall", 1, seed=1)
+    >>> ex.ranking, sorted(ex.relevant), ex.k, ex.answer
+    (('A', 'B', 'C', 'D', 'E'), ['C'], 3, 1.0)
+    >>> feedback = check_answer(ex, "1/3")                # 1 found, divided by k = 3
+    >>> feedback.status, feedback.misconception
+    ('wrong', 'k as the denominator')
+    >>> print(feedback.hint)
+    Recall@k divides by R, the number of relevant chunks in the golden set, not by k: it asks how much of what is relevant the top k found.
+    >>> print(check_answer(ex, "1.5").message)
+    Recall@3 lies between 0 and 1, and 1.5 is outside. Check the division: what you divide by is never smaller than what you divide. This answer does not count: try again.
+    >>> ex = make_exercise("recall", 1, seed=6)
+    >>> feedback = check_answer(ex, "0.4", attempt=2)     # the second miss: the arithmetic
     >>> feedback.status, feedback.message
     ('wrong', 'Not quite: you gave 0.4000, Recall@2 = 0.5000. The arithmetic, rank by rank:')
     >>> print(feedback.explanation.text())
@@ -463,6 +526,8 @@ def check_answer(exercise: Exercise, typed, *, tolerance: float = TOLERANCE) -> 
     """
     if not (isinstance(tolerance, int | float) and 0 <= tolerance < 1):
         raise InputValueError(f"tolerance must be a number in [0, 1); got {tolerance!r}")
+    if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 1:
+        raise InputValueError(f"attempt must be an int, 1 or more; got {attempt!r}")
     expected = exercise.answer
     try:
         given = parse_answer(typed)
@@ -473,11 +538,30 @@ def check_answer(exercise: Exercise, typed, *, tolerance: float = TOLERANCE) -> 
                         f"Type your value of {exercise.label}, then press Check.")
     if abs(given - expected) <= tolerance + 1e-12:
         return Feedback("correct", given, expected, f"Right: {exercise.label} = {expected:.4f}.")
+    ex = exercise
+    mistake = match_misconception(ex.metric, ex.ranking, ex.relevant, ex.k, given, expected,
+                                  tolerance=tolerance)
+    name = mistake.name if mistake else None
+    low, high = VALUE_RANGES[ex.metric]
+    if not low - 1e-12 <= given <= high + 1e-12:
+        hint = mistake.hint if mistake else range_hint(ex.metric, given)
+        return Feedback(
+            "out_of_range", given, expected,
+            f"{ex.label} lies between {low:g} and {high:g}, and {given:g} is outside. {hint} "
+            "This answer does not count: try again.",
+            hint=hint, misconception=name)
+    if attempt == 1:
+        hint = mistake.hint if mistake else GENERIC_HINTS[ex.metric]
+        return Feedback(
+            "wrong", given, expected,
+            f"Not quite: you gave {given:.4f}. {hint} Try again: a second miss shows the "
+            "arithmetic.",
+            hint=hint, misconception=name)
     return Feedback(
         "wrong", given, expected,
-        f"Not quite: you gave {given:.4f}, {exercise.label} = {expected:.4f}. "
+        f"Not quite: you gave {given:.4f}, {ex.label} = {expected:.4f}. "
         "The arithmetic, rank by rank:",
-        explain(exercise),
+        explain(ex), hint=mistake.hint if mistake else None, misconception=name,
     )
 
 
@@ -495,6 +579,12 @@ class _Attempts:
 class ExerciseSet:
     """A sequence of exercises (each metric at levels 1, 2 and 3), the learner's
     attempts, and the score.
+
+    Each item's first wrong answer gets a hint (the likely mistake, no number), the next
+    ones the arithmetic (:func:`check_answer`). A value outside the metric's range is
+    refused and is no attempt. Once the solution of an item is shown (:meth:`reveal`), the
+    item is not scored: an answer typed after it is marked "revealed, not scored" and
+    counts neither right nor wrong in :meth:`score` and :meth:`summary`.
 
     Parameters
     ----------
@@ -520,6 +610,13 @@ class ExerciseSet:
     ('wrong', 'correct')
     >>> print(practice.summary())
     2 of 3 answered right (1 at the first try); 1 to go
+    >>> practice.next().level, practice.reveal().status
+    (3, 'revealed')
+    >>> feedback = practice.answer(str(practice.current.answer))
+    >>> feedback.status, feedback.correct
+    ('not_scored', False)
+    >>> print(practice.summary())
+    2 of 2 scored items answered right (1 at the first try); 1 solution shown, not scored; all done
     """
 
     def __init__(self, metrics, *, levels=LEVELS, seed: int = 0, tolerance: float = TOLERANCE):
@@ -561,18 +658,39 @@ class ExerciseSet:
         return self.go(max(self.index - 1, 0))
 
     def answer(self, typed) -> Feedback:
-        """Check ``typed`` against the current item and count the attempt."""
-        feedback = check_answer(self.current, typed, tolerance=self.tolerance)
+        """Check ``typed`` against the current item and count the attempt.
+
+        The first wrong answer of an item gets a hint, the next ones the arithmetic; an
+        answer out of the metric's range, empty or unreadable is not counted; after the
+        solution was shown the answer is checked but not scored (``"not_scored"``).
+        """
         record = self._attempts[self.index]
-        if feedback.status in ("correct", "wrong") and not record.correct:
+        feedback = check_answer(self.current, typed, tolerance=self.tolerance,
+                                attempt=len(record.answers) + 1)
+        if record.revealed and not record.correct:
+            return self._not_scored(feedback)
+        if feedback.counted and not record.correct:
             record.answers.append(feedback.given)
             if feedback.correct:
                 record.correct = True
-                record.first_try = len(record.answers) == 1 and not record.revealed
+                record.first_try = len(record.answers) == 1
         return feedback
 
+    def _not_scored(self, feedback: Feedback) -> Feedback:
+        if feedback.status in ("empty", "unreadable"):
+            return feedback
+        ex = self.current
+        said = (f"Matches the solution: {ex.label} = {ex.answer:.4f}." if feedback.correct
+                else f"You gave {feedback.given:g}; the solution is {ex.label} = "
+                     f"{ex.answer:.4f}.")
+        return Feedback("not_scored", feedback.given, feedback.expected,
+                        f"{said} Revealed, not scored: the solution was shown, so this item "
+                        "counts neither right nor wrong.", explain(ex),
+                        misconception=feedback.misconception)
+
     def reveal(self) -> Feedback:
-        """The solution of the current item (it then no longer counts as a first try)."""
+        """The solution of the current item: from then on the item is not scored (unless
+        it was answered right before)."""
         record = self._attempts[self.index]
         if not record.correct:
             record.revealed = True
@@ -582,34 +700,48 @@ class ExerciseSet:
                         explain(ex))
 
     def status(self, index: int | None = None) -> str:
-        """``"right"``, ``"right at the first try"``, ``"tried"``, ``"solution shown"``
-        or ``"not tried"`` for item ``index`` (the current one by default)."""
+        """``"right"``, ``"right at the first try"``, ``"tried"``, ``"solution shown, not
+        scored"`` or ``"not tried"`` for item ``index`` (the current one by default)."""
         record = self._attempts[self.index if index is None else index]
         if record.correct:
             return "right at the first try" if record.first_try else "right"
         if record.revealed:
-            return "solution shown"
+            return "solution shown, not scored"
         return "tried" if record.answers else "not tried"
 
     def score(self) -> dict[str, int]:
-        """Counts: ``total``, ``right``, ``first_try``, ``revealed``, ``tried`` (answered
-        at least once), ``to_go`` (not yet right)."""
+        """Counts: ``total`` items; ``scored`` (all but those whose solution was shown
+        before a right answer); of those ``right``, ``first_try`` (right at the first
+        counted answer), ``wrong`` (answered, not yet right); ``revealed`` (solution shown,
+        not scored: neither right nor wrong, whatever was typed after); ``to_go`` (neither
+        right nor revealed)."""
         records = self._attempts
+        revealed = [r.revealed and not r.correct for r in records]
         return {
             "total": len(records),
+            "scored": len(records) - sum(revealed),
             "right": sum(r.correct for r in records),
             "first_try": sum(r.first_try for r in records),
-            "revealed": sum(r.revealed and not r.correct for r in records),
-            "tried": sum(bool(r.answers) for r in records),
-            "to_go": sum(not r.correct for r in records),
+            "wrong": sum(bool(r.answers) and not r.correct and not shown
+                         for r, shown in zip(records, revealed, strict=True)),
+            "revealed": sum(revealed),
+            "to_go": sum(not r.correct and not shown
+                         for r, shown in zip(records, revealed, strict=True)),
         }
 
     def summary(self) -> str:
-        """The score in one line, e.g. ``"2 of 3 answered right (1 at the first try); 1 to go"``."""
+        """The score in one line, e.g. ``"2 of 3 answered right (1 at the first try); 1 to
+        go"``; items whose solution was shown are left out of the scored ones and said
+        apart: ``"1 of 2 scored items answered right (...); 1 solution shown, not scored;
+        1 to go"``."""
         s = self.score()
-        text = f"{s['right']} of {s['total']} answered right ({s['first_try']} at the first try)"
         if s["revealed"]:
-            text += f"; {s['revealed']} solution{'s' if s['revealed'] > 1 else ''} shown"
+            text = (f"{s['right']} of {s['scored']} scored item{'s' if s['scored'] != 1 else ''}"
+                    f" answered right ({s['first_try']} at the first try); {s['revealed']} "
+                    f"solution{'s' if s['revealed'] > 1 else ''} shown, not scored")
+        else:
+            text = (f"{s['right']} of {s['total']} answered right ({s['first_try']} at the "
+                    "first try)")
         return text + (f"; {s['to_go']} to go" if s["to_go"] else "; all done")
 
 

@@ -4,7 +4,11 @@
 // - Previous, Show solution and Next set `nav_request` ({action, n}).
 // It never checks an answer: the item comes from the `item` trait, the feedback and its
 // arithmetic from `feedback`, the score from `summary`, and what the live region says
-// from `announcement` (all computed by ragmetrics.teaching.exercises).
+// from `announcement` (all computed by ragmetrics.teaching.exercises). The feedback's
+// status (correct, wrong: a hint at the first miss, the arithmetic at the second;
+// out_of_range: refused, not counted; revealed; not_scored: typed after the solution) is
+// set on the feedback box for the style, its misconception (the likely mistake's name)
+// beside it.
 //
 // Focus: the field and the buttons are made once and kept; redraws only replace the
 // question, the ranking table and the feedback, so focus stays where the learner left it.
@@ -127,6 +131,7 @@ function drawItem(exercise) {
 function drawFeedback({ model, root, feedbackBox, feedbackMessage, feedbackTable, feedbackLines }) {
   const fb = model.get("feedback") || {};
   feedbackBox.dataset.status = fb.status || "";
+  feedbackBox.dataset.misconception = fb.misconception || "";
   feedbackMessage.textContent = fb.message || "";
   if (fb.columns && fb.columns.length) {
     feedbackTable.replaceChildren(

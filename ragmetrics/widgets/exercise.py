@@ -43,6 +43,8 @@ def _feedback_view(feedback: Feedback | None) -> dict:
     return {
         "status": feedback.status,
         "message": feedback.message,
+        "hint": feedback.hint or "",
+        "misconception": feedback.misconception or "",
         "columns": list(explanation.columns) if explanation else [],
         "rows": [list(r) for r in explanation.rows] if explanation else [],
         "lines": list(explanation.lines) if explanation else [],
@@ -55,8 +57,13 @@ class ExerciseWidget(AccessibleWidget, front_end="exercise.js", style="exercise.
     Each item shows a ranking, its golden set (relevant chunks, with their grades, and
     the relevant chunks that were never retrieved) and the cut-off, and asks for one
     metric's value. Type it ("0.4", "2/5" or "40%") and press Check (or Enter): within
-    0.005 the widget says so; otherwise it shows the arithmetic rank by rank. "Show
-    solution" shows it without an answer; Previous and Next move between the items (each
+    0.005 the widget says so. A first wrong answer gets a hint, no number: the likely
+    mistake when the answer is what that mistake gives (recall divided by k, a
+    never-retrieved chunk left out of R...), else how the value is worked out; a second
+    one gets the arithmetic rank by rank. A value outside the metric's range (above 1,
+    negative) is refused with a hint and does not count. "Show solution" shows the
+    arithmetic without an answer; the item is then not scored, and an answer typed after
+    it is marked "revealed, not scored". Previous and Next move between the items (each
     metric at levels 1, 2 and 3, made from ``seed``). The score is under the buttons.
 
     Keys: Tab from the answer field to Check, Previous, Show solution and Next; Enter in
@@ -80,8 +87,10 @@ class ExerciseWidget(AccessibleWidget, front_end="exercise.js", style="exercise.
     ('What is Recall@2 of this ranking?', 3)
     >>> quiz.answer("0.4").status               # what typing 0.4 and pressing Check does
     'wrong'
-    >>> quiz.feedback["lines"][-1]
-    'Recall@2 = 1/2 = 0.5000'
+    >>> quiz.feedback["hint"]                    # the first miss: a hint, no number
+    'Count the relevant chunks in the top k, then divide by R, every relevant chunk in the golden set (retrieved or not).'
+    >>> quiz.answer("0.3").status, quiz.feedback["lines"][-1]   # the second: the arithmetic
+    ('wrong', 'Recall@2 = 1/2 = 0.5000')
     >>> quiz.answer("1/2").status, quiz.summary
     ('correct', 'Score: 1 of 3 answered right (0 at the first try); 2 to go')
     """

@@ -6,8 +6,10 @@
   the page is compared with the state it was displayed with (the display cell's stored
   ``text/plain``, computed by ragmetrics when the notebook was executed). Then one move, and
   Reset puts the board back.
-- **The exercise widget**: an answer typed and checked by keyboard, the feedback with its
-  arithmetic, a right answer, the score, the next item; redraw times measured.
+- **The exercise widget**: an answer typed and checked by keyboard: a first wrong answer
+  with its hint (no arithmetic), a second with the arithmetic, a value out of range refused
+  (not counted), a right answer, the score, the next item, Show solution and an answer after
+  it ("revealed, not scored"); each said by the live region; redraw times measured.
 - **The precision-recall explorer**: a move by keyboard and one by button, the curve's
   numbers and text alternative from ragmetrics after each, Reset; redraw times measured.
 """
@@ -198,9 +200,32 @@ def exercise_round(page, report, label):
     practice = ExerciseSet(["recall", "ndcg"], seed=6)
     times = []
 
-    # A wrong answer, by keyboard: type, Enter; the feedback shows the arithmetic.
+    # A wrong answer, by keyboard: type, Enter; the first miss gets a hint, no arithmetic.
     field.focus()
     page.keyboard.type("0.4")
+    page.keyboard.press("Enter")
+    first = practice.answer("0.4")
+    assert first.hint
+    assert first.explanation is None
+    expect(quiz.locator(".rmx-message")).to_have_text(first.message)
+    expect(quiz.locator("[role='status']")).to_have_text(first.message)
+    expect(quiz.locator(".rmx-feedback")).to_have_attribute("data-status", "wrong")
+    expect(quiz.locator("table.rmx-steps tbody tr")).to_have_count(0)
+    assert page.evaluate("() => document.activeElement.classList.contains('rmx-input')")
+    times.append(ms(quiz, "sentAt", "feedbackAt"))
+
+    # A value out of the metric's range, by keyboard: refused with a hint, not counted.
+    field.fill("1.5")
+    page.keyboard.press("Enter")
+    refused = practice.answer("1.5")
+    expect(quiz.locator(".rmx-message")).to_have_text(refused.message)
+    expect(quiz.locator("[role='status']")).to_have_text(refused.message)
+    expect(quiz.locator(".rmx-feedback")).to_have_attribute("data-status", "out_of_range")
+    expect(quiz.locator(".rmx-summary")).to_have_text(f"Score: {practice.summary()}")
+    times.append(ms(quiz, "sentAt", "feedbackAt"))
+
+    # The second wrong answer: the arithmetic rank by rank.
+    field.fill("0.4")
     page.keyboard.press("Enter")
     wrong = practice.answer("0.4")
     expect(quiz.locator(".rmx-message")).to_have_text(wrong.message)
@@ -230,13 +255,25 @@ def exercise_round(page, report, label):
     expect(quiz.locator("input.rmx-input")).to_have_value("")
     times.append(ms(quiz, "sentAt", "itemDrawnAt"))
 
-    # Show solution.
+    # Show solution, then the right value typed: revealed, not scored.
     quiz.get_by_role("button", name="Show solution").click()
     revealed = practice.reveal()
     expect(quiz.locator(".rmx-message")).to_have_text(revealed.message)
+    expect(quiz.locator(".rmx-heading")).to_contain_text("solution shown, not scored")
     times.append(ms(quiz, "sentAt", "feedbackAt"))
-    report.append(f"{label} ExerciseWidget: a typed wrong answer with its arithmetic, a right "
-                  f"answer, the score, Next, Show solution; action -> redrawn: median "
+    quiz.locator("input.rmx-input").fill(f"{practice.current.answer:.4f}")
+    page.keyboard.press("Enter")
+    unscored = practice.answer(f"{practice.current.answer:.4f}")
+    assert unscored.status == "not_scored"
+    expect(quiz.locator(".rmx-message")).to_have_text(unscored.message)
+    expect(quiz.locator("[role='status']")).to_have_text(unscored.message)
+    expect(quiz.locator(".rmx-feedback")).to_have_attribute("data-status", "not_scored")
+    expect(quiz.locator(".rmx-summary")).to_have_text(f"Score: {practice.summary()}")
+    assert "not scored" in practice.summary()
+    times.append(ms(quiz, "sentAt", "feedbackAt"))
+    report.append(f"{label} ExerciseWidget: a typed wrong answer with its hint, one out of range "
+                  f"refused, a second with its arithmetic, a right answer, the score, Next, Show "
+                  f"solution and an answer after it, not scored; action -> redrawn: median "
                   f"{statistics.median(times):.0f} ms, max {max(times):.0f} ms")
     assert max(times) < 2000
 

@@ -3,8 +3,8 @@
 The pure layer first: items are reproducible from a seed, at three levels per metric; every
 right answer is ragmetrics' own value; typed answers are read as decimals, fractions and
 percentages, and judged within the tolerance; a wrong answer comes with the arithmetic rank by
-rank, whose last line is the right value; the score counts first tries, later tries and
-solutions shown. Then the widget: it only wires the browser's requests to that layer.
+rank (at the second miss; the first gets a hint, tests/teaching/test_misconceptions.py), whose
+last line is the right value; the score counts first tries, later tries and solutions shown. Then the widget: it only wires the browser's requests to that layer.
 """
 
 from __future__ import annotations
@@ -95,7 +95,8 @@ def test_check_answer_within_tolerance_or_with_the_arithmetic():
     assert check_answer(ex, "0.504").status == "correct"   # within 0.005
     assert check_answer(ex, "0.506").status == "wrong"
     assert check_answer(ex, "0.506", tolerance=0.01).status == "correct"
-    wrong = check_answer(ex, "1")
+    assert check_answer(ex, "1").explanation is None        # the first miss: a hint only
+    wrong = check_answer(ex, "1", attempt=2)
     assert wrong.explanation.rows == (("1", "A", "no", "0"), ("2", "B", "yes", "1"))
     assert check_answer(ex, "").status == "empty"
     unreadable = check_answer(ex, "half")
@@ -122,22 +123,29 @@ def test_a_set_counts_first_tries_later_tries_and_solutions():
     assert practice.summary().startswith("0 of 6 answered right")
     practice.answer(str(practice.current.answer))        # item 1: right at the first try
     practice.next()
-    practice.answer("7")                                  # item 2: wrong, then right
+    assert practice.answer("7").status == "out_of_range"   # refused: not an attempt
+    assert practice.answer("0.987").status == "wrong"       # item 2: wrong, then right
     practice.answer(str(practice.current.answer))
     practice.next()
     practice.reveal()                                     # item 3: solution shown, then right
     practice.answer(str(practice.current.answer))
     practice.next()
     practice.reveal()                                     # item 4: solution shown only
-    assert practice.score() == {"total": 6, "right": 3, "first_try": 1, "revealed": 1,
-                                "tried": 3, "to_go": 3}
+    # Items 3 and 4: solution shown, not scored (item 3's right answer after it included).
+    assert practice.score() == {"total": 6, "scored": 4, "right": 2, "first_try": 1,
+                                "wrong": 0, "revealed": 2, "to_go": 2}
     assert [practice.status(i) for i in range(4)] == [
-        "right at the first try", "right", "right", "solution shown"]
-    assert practice.summary() == "3 of 6 answered right (1 at the first try); 1 solution shown; 3 to go"
+        "right at the first try", "right", "solution shown, not scored",
+        "solution shown, not scored"]
+    assert practice.summary() == ("2 of 4 scored items answered right (1 at the first try); "
+                                  "2 solutions shown, not scored; 2 to go")
+    practice.next()
     practice.answer("")  # an empty answer is not an attempt
-    assert practice.score()["tried"] == 3
-    assert practice.previous().metric == "recall"
-    assert practice.go(3).metric == "rr"
+    assert practice.score()["wrong"] == 0
+    practice.answer("0.987" if practice.current.answer < 0.5 else "0.013")
+    assert practice.score()["wrong"] == 1
+    assert practice.previous().metric == "rr"
+    assert practice.go(2).metric == "recall"
     with pytest.raises(ValueError, match="index must be between 0 and 5; got 6"):
         practice.go(6)
 
@@ -161,21 +169,26 @@ def test_the_widget_wires_the_browser_requests_to_the_set():
     assert quiz.item["rows"][1] == {"rank": 2, "doc_id": "B", "grade": 1}
     quiz.answer_request = {"text": "0.4", "n": 1}       # what Check sends
     assert quiz.feedback["status"] == "wrong"
+    assert quiz.feedback["rows"] == []                  # the first miss: a hint, no number
+    assert quiz.feedback["hint"]
+    assert "0.5" not in quiz.announcement
+    assert quiz.announcement == quiz.feedback["message"]
+    quiz.answer_request = {"text": "0.4", "n": 2}     # the second miss: the arithmetic
     assert quiz.feedback["rows"]
     assert quiz.announcement == "Not quite: you gave 0.4000, Recall@2 = 0.5000."
-    quiz.answer_request = {"text": "1/2", "n": 2}
+    quiz.answer_request = {"text": "1/2", "n": 3}
     assert quiz.feedback["status"] == "correct"
     assert quiz.feedback["rows"] == []
     assert quiz.summary == "Score: 1 of 3 answered right (0 at the first try); 2 to go"
-    quiz.nav_request = {"action": "next", "n": 3}
+    quiz.nav_request = {"action": "next", "n": 4}
     assert quiz.item["index"] == 1
     assert quiz.feedback == {}
     assert quiz.announcement.startswith("exercise 2 of 3, level 2: What is Recall@")
-    quiz.nav_request = {"action": "reveal", "n": 4}
+    quiz.nav_request = {"action": "reveal", "n": 5}
     assert quiz.feedback["status"] == "revealed"
     assert math.isclose(float(quiz.feedback["lines"][-1].rsplit("= ", 1)[1]),
                         quiz.exercises.current.answer, abs_tol=5e-5)
-    quiz.nav_request = {"action": "previous", "n": 5}
+    quiz.nav_request = {"action": "previous", "n": 6}
     assert quiz.item["index"] == 0
     assert quiz.item["status"] == "right"
     assert repr(quiz) == "ExerciseWidget(item 1 of 3: Recall@2, level 1, seed=6)"
