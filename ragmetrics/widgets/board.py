@@ -45,9 +45,12 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     state: ``trial = board.state(); trial.move("19", 5); print(trial.describe())``.
 
     Python holds the state: ``order`` (ids), ``relevance`` (id -> grade, including relevant
-    ids that were not retrieved), ``k``, and ``metrics`` (name -> value, recomputed by
-    ragmetrics on every change); ``announcement`` is what the live region said last
-    (:func:`ragmetrics.widgets.board_model.describe_change`).
+    ids that were not retrieved), ``k``, ``metrics`` (name -> value, recomputed by
+    ragmetrics on every change) and ``view`` (what the board draws:
+    :func:`~ragmetrics.widgets.board_model.board_view`, and ``changes``, each metric's
+    change since the last move, ``nDCG@10 0.87 → 0.97``:
+    :func:`~ragmetrics.widgets.board_model.metric_changes`); ``announcement`` is what the
+    live region said last (:func:`ragmetrics.widgets.board_model.describe_change`).
 
     Parameters
     ----------
@@ -71,7 +74,9 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     >>> board.order, board.metrics["recall"]
     (['a', 'b', 'x'], 1.0)
     >>> board.announcement
-    'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
+    'chunk b moved to rank 2, now above the cut-off; Recall@2 0.50 → 1.00, Precision@2 0.50 → 1.00, nDCG@2 0.61 → 1.00'
+    >>> board.view["changes"]["ndcg"]["text"]  # the readout beside nDCG@2's value
+    '0.61 → 1.00'
     >>> board.reset()
     >>> board.order, board.announcement
     (['a', 'x', 'b'], 'board reset to its starting state; Recall@2 0.50, Precision@2 0.50, Hit rate@2 1.00, RR@2 1.00, nDCG@2 0.61')
@@ -214,6 +219,8 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
             said = ""
         else:
             said = logic.describe_change(self._state, state, moved=self.moved or None)
+        # The readout's "0.87 → 0.97": since the last change (none for the first state).
+        view["changes"] = logic.metric_changes(self._state, state)
         self._state = state
         # One message to the browser: the numbers and what the live region says of them.
         with self.hold_sync():
