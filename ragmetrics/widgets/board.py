@@ -15,12 +15,20 @@ from .base import AccessibleWidget, WidgetValueError, checked_k
 _SVG_DASH = {"-": "", "--": "6 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5"}
 
 
+# The backgrounds of JupyterLab's (and Voila's) light and dark themes (--jp-layout-color0).
+_THEME_BACKGROUNDS = {"light": "#FFFFFF", "dark": "#111111"}
+
+
 def _series_styles() -> dict[str, dict[str, str]]:
+    """Each metric's colour (as ragmetrics.plotting draws it), its colours on the light and
+    the dark theme (at least 3:1 against the background), dash and marker."""
     styles = {}
     for name in logic.BOARD_METRICS:
         style = metric_style(name)
-        styles[name] = {"color": style["color"], "dash": _SVG_DASH[style["linestyle"]],
-                        "marker": style["marker"]}
+        themed = {theme: logic.legible_colour(style["color"], background)
+                  for theme, background in _THEME_BACKGROUNDS.items()}
+        styles[name] = {"color": style["color"], **themed,
+                        "dash": _SVG_DASH[style["linestyle"]], "marker": style["marker"]}
     return styles
 
 

@@ -32,9 +32,10 @@ __all__ = [
     "describe_change",
     "describe_curves",
     "describe_metrics",
-    "describe_ranking",
     "describe_overlaps",
+    "describe_ranking",
     "describe_reset",
+    "legible_colour",
     "metric_changes",
     "move",
     "moved_chunk",
@@ -441,6 +442,69 @@ def plot_lanes(curve: Mapping[str, list]) -> dict[str, int]:
         taken = {lanes[other] for other in lanes if any(_meets(curve[name], curve[other]))}
         lanes[name] = next(lane for lane in order if lane not in taken)
     return lanes
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#RRGGBB``."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def legible_colour(colour: str, background: str, *, ratio: float = 3.0) -> str:
+    """``colour``, darkened (on a light background) or lightened (on a dark one) just
+    enough to stand out from ``background`` by WCAG's contrast ``ratio``.
+
+    A curve on the board's plot is a graphical object: WCAG 2.1 (1.4.11, non-text
+    contrast) asks 3:1 against its background. The plots' palette (Okabe-Ito) is kept
+    where it passes; the orange of precision (2.25:1 on white) is darkened on the light
+    theme, and no colour changes on JupyterLab's dark background (``#111111``).
+
+    Parameters
+    ----------
+    colour, background : str
+        ``#RRGGBB``.
+    ratio : float, default 3.0
+        The contrast to reach (WCAG: 3 for graphics, 4.5 for text).
+
+    Returns
+    -------
+    str
+        ``#RRGGBB``, mixed towards black or white in steps of 1/50.
+
+    Examples
+    --------
+    >>> legible_colour("#0072B2", "#ffffff")  # 5.2:1 already
+    '#0072B2'
+    >>> legible_colour("#E69F00", "#ffffff")
+    '#C68900'
+    >>> round(_contrast(legible_colour("#E69F00", "#ffffff"), "#ffffff"), 2) >= 3
+    True
+
+    References
+    ----------
+    W3C, *Web Content Accessibility Guidelines 2.1*, success criterion 1.4.11 and the
+    definitions of contrast ratio and relative luminance.
+    """
+    for text, name in ((colour, "colour"), (background, "background")):
+        if not (isinstance(text, str) and len(text) == 7 and text[0] == "#"
+                and all(c in "0123456789abcdefABCDEF" for c in text[1:])):
+            raise InputValueError(f"{name} must be '#RRGGBB', got {text!r}")
+    if _contrast(colour, background) >= ratio:
+        return colour
+    towards = 0 if _luminance(background) > 0.18 else 255
+    channels = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    for step in range(1, 51):
+        t = step / 50
+        mixed = "#" + "".join(f"{round(c + (towards - c) * t):02X}" for c in channels)
+        if _contrast(mixed, background) >= ratio:
+            return mixed
+    return "#000000" if towards == 0 else "#FFFFFF"
 
 
 def _names(names: list[str]) -> str:
