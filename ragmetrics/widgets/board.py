@@ -106,7 +106,8 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     #: The chunk the learner moved last: the browser sends it with each new ``order``
     #: (it tells which of two swapped neighbours moved).
     moved = traitlets.Unicode("").tag(sync=True)
-    #: Colour, dash and marker of each metric's curve (as in ragmetrics.plotting).
+    #: Colour, dash and marker of each metric's curve (as in ragmetrics.plotting), and its
+    #: colours on the light and the dark theme (``light``, ``dark``: 3:1 against the page).
     series = traitlets.Dict().tag(sync=True)
     #: A click on a chunk's relevance, from the browser: ``{"doc_id": ..., "click": n}``
     #: (n counts the clicks, so two clicks on one chunk are two changes). Python applies
