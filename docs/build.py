@@ -92,6 +92,8 @@ def assemble(source: Path, *, only: list[str] | None = None) -> Path:
     (source / "notebooks").mkdir(parents=True)
     for page in ("conf.py", "index.md"):
         shutil.copy2(DOCS / page, source / page)
+    # The book's own static files (its CSS), as conf.py's html_static_path names them.
+    shutil.copytree(DOCS / "_static", source / "_static")
     for path in notebooks():
         if only is None or path.name in only:
             shutil.copy2(path, source / "notebooks" / path.name)

@@ -52,6 +52,10 @@ html_theme_options = {
     "use_fullscreen_button": False,
     "home_page_in_toc": True,
 }
+# The book's own CSS (docs/_static, copied into the sources by docs/build.py): wide tables
+# scroll inside the text column.
+html_static_path = ["_static"]
+html_css_files = ["ragmetrics-book.css"]
 html_last_updated_fmt = None
 html_copy_source = False
 html_show_sourcelink = False

@@ -6,8 +6,9 @@
 //   ({doc_id, click}: Python cycles the grade);
 // - the slider sets `k` (it ends at `k_max`, from Python: 10 past the end of the list);
 // - the "Reset" button sets `reset_request` ({click}: Python puts back the starting state).
-// It never computes a metric: every number comes from the `view` trait, and what the
-// live region says comes from the `announcement` trait.
+// It never computes a metric: every number comes from the `view` trait (with each
+// metric's change since the last move, `view.changes`, and the plot's lanes and note),
+// and what the live region says comes from the `announcement` trait.
 //
 // Focus: each chunk is one <li> made once and kept (the kit's rmRankList); a move
 // reorders the items around the focused one, so the focused chunk or button is never
@@ -72,8 +73,19 @@ function buildBoard(model, root) {
   const cutoff = rmEl("div", { class: "rmb-cutoff", "aria-hidden": "true" }, cutoffLabel);
   const listWrap = rmEl("div", { class: "rmb-listwrap" }, list.element, cutoff);
   const note = rmEl("p", { class: "rmb-note" });
-  const metricsBox = rmEl("table", { class: "rmb-metrics", "aria-label": "Metrics at k" });
-  const plot = rmSvgEl("svg", { class: "rmb-plot", viewBox: "0 0 270 160", role: "img", "aria-label": "Metrics over k" });
+  // The readout: each metric's value at k, and its change since the last move.
+  const metricsBody = rmEl("tbody");
+  const colHead = (text) => rmEl("th", { scope: "col", text });
+  const metricsBox = rmEl("table", { class: "rmb-metrics", "aria-label": "Metrics at k" },
+    rmEl("thead", {}, rmEl("tr", {}, colHead("metric"), colHead("value"), colHead("last change"))),
+    metricsBody);
+  const plotNoteId = rmId("rmb-plot-note");
+  const plot = rmSvgEl("svg", {
+    class: "rmb-plot", viewBox: "0 0 270 164", role: "img", "aria-label": "Metrics over k",
+    "aria-describedby": plotNoteId,
+  });
+  // The legend note, from Python: curves that coincide, drawn a little apart.
+  const plotNote = rmEl("p", { id: plotNoteId, class: "rmb-plot-note" });
   const ndcgBox = rmEl("table", { class: "rmb-ndcg", "aria-label": "nDCG arithmetic" });
   const resetButton = rmButton({
     text: "Reset", classes: "rmb-reset", label: "Reset the board to its starting state",
@@ -82,10 +94,18 @@ function buildBoard(model, root) {
   // Reset first: Tab from the slider goes on to the chunks, as before.
   const controls = rmEl("div", { class: "rmb-controls" }, resetButton, slider.field);
   const left = rmEl("div", { class: "rmb-left" }, controls, live.region, help, listWrap, note);
-  const right = rmEl("div", { class: "rmb-right" }, metricsBox, plot, ndcgBox);
+  const right = rmEl("div", { class: "rmb-right" }, metricsBox, plot, plotNote, ndcgBox);
   root.append(rmEl("div", { class: "rmb-grid" }, left, right));
-  const drawNumbers = rmNumberRows(metricsBox, (name) => metricRow(name, model.get("series")));
-  return { model, root, live, slider, list, cutoff, cutoffLabel, note, plot, ndcgBox, drawNumbers };
+  const changeCells = new Map(); // metric -> {shown, spoken}
+  const drawNumbers = rmNumberRows(metricsBody, (name) => {
+    const made = metricRow(name, model.get("series"));
+    changeCells.set(name, made.change);
+    return made;
+  });
+  return {
+    model, root, live, slider, list, cutoff, cutoffLabel, note, plot, plotNote, ndcgBox,
+    drawNumbers, changeCells,
+  };
 }
 
 /** A chunk's <li> children: its label (rank, id, title), relevance button and moves. */
@@ -100,14 +120,27 @@ function buildItem(item, toggle) {
   return [label, item.relevance, item.actions];
 }
 
-/** A metric's row in the metrics table: its legend sample and name, and its value. */
+/** A metric's row in the metrics table: its legend sample and name, its value, and its
+ * change since the last move (shown as "0.87 → 0.97", said as "from 0.87 to 0.97"). */
 function metricRow(name, series) {
   const label = rmEl("span", { class: "rmb-metric-name" });
-  const sample = rmSeriesSample(series[name] || RMB_PLAIN_SERIES);
-  sample.classList.add("rmb-swatch");
+  const style = series[name] || RMB_PLAIN_SERIES;
+  const sample = rmSeriesSample(style);
+  sample.classList.add("rmb-swatch", "rmb-series");
+  rmbSeriesColours(sample, style);
   const cell = rmEl("td", { class: "rmb-value", "data-metric": name });
-  const row = rmEl("tr", {}, rmEl("th", { scope: "row" }, sample, label), cell);
-  return { row, name: label, cell };
+  const shown = rmEl("span", { class: "rmb-change-text", "aria-hidden": "true" });
+  const spoken = rmEl("span", { class: "rm-visually-hidden" });
+  const changeCell = rmEl("td", { class: "rmb-change", "data-metric": name }, shown, spoken);
+  const row = rmEl("tr", {}, rmEl("th", { scope: "row" }, sample, label), cell, changeCell);
+  return { row, name: label, cell, change: { cell: changeCell, shown, spoken } };
+}
+
+/** A series' colours for the light and the dark theme (from Python, each at least 3:1
+ * against its background), as CSS variables that board.css picks from. */
+function rmbSeriesColours(el, style) {
+  el.style.setProperty("--rmb-series-light", style.light || style.color);
+  el.style.setProperty("--rmb-series-dark", style.dark || style.color);
 }
 
 // -- drawing: the list, kept and updated in place -----------------------------------------
@@ -182,6 +215,14 @@ function drawMetrics(board) {
   const view = model.get("view");
   if (!view || !view.metrics) return;
   board.drawNumbers(view.metrics, view.labels);
+  for (const [name, change] of Object.entries(view.changes || {})) {
+    const cells = board.changeCells.get(name);
+    if (!cells) continue;
+    cells.shown.textContent = change.text;
+    cells.spoken.textContent = change.spoken;
+    cells.cell.dataset.changed = change.text && change.text !== "unchanged" ? "true" : "false";
+  }
+  board.plotNote.textContent = view.plot_note || "";
   drawNdcg(board.ndcgBox, view);
   note.textContent = view.unretrieved.length
     ? `Relevant but not retrieved: ${view.unretrieved.join(", ")}` : "";
@@ -206,10 +247,13 @@ function drawNdcg(ndcgBox, view) {
       total("nDCG = DCG / ideal DCG", "ndcg", view.metrics.ndcg)));
 }
 
-/** Every metric over k (a line and markers each) and the cut-off k, dashed. */
+/** Every metric over k (a line and markers each) and the cut-off k, dashed. A curve that
+ * meets another is drawn in its lane (view.lanes, from Python): a few pixels up or down,
+ * so that hit rate and RR, equal whenever the first chunk is relevant, both show. */
 function drawPlot(plot, view, series, k) {
   const ks = view.curve.k;
-  const [x0, x1, y0, y1] = [30, 262, 136, 10];
+  const [x0, x1, y0, y1] = [30, 262, 140, 14];
+  const laneStep = 2.5;
   const x = (at) => x0 + (ks.length > 1 ? (at - 1) / (ks.length - 1) : 0) * (x1 - x0);
   const y = (v) => y0 - v * (y0 - y1);
   const axis = { stroke: "currentColor", "stroke-width": "1" };
@@ -220,8 +264,13 @@ function drawPlot(plot, view, series, k) {
   const withMarkers = ks.length <= 30;
   for (const name of Object.keys(view.metrics)) {
     const style = series[name] || RMB_PLAIN_SERIES;
-    const g = rmSvgEl("g", { "data-metric": name, "data-dash": style.dash || "solid", "data-marker": style.marker });
-    const points = ks.map((at, i) => [x(at), y(view.curve[name][i])]);
+    const lane = (view.lanes && view.lanes[name]) || 0;
+    const g = rmSvgEl("g", {
+      class: "rmb-series", "data-metric": name, "data-dash": style.dash || "solid",
+      "data-marker": style.marker, "data-lane": String(lane),
+    });
+    rmbSeriesColours(g, style);
+    const points = ks.map((at, i) => [x(at), y(view.curve[name][i]) - lane * laneStep]);
     g.append(rmSvgEl("polyline", {
       points: points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" "),
       fill: "none", stroke: style.color, "stroke-width": "1.6",

@@ -15,12 +15,20 @@ from .base import AccessibleWidget, WidgetValueError, checked_k
 _SVG_DASH = {"-": "", "--": "6 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5"}
 
 
+# The backgrounds of JupyterLab's (and Voila's) light and dark themes (--jp-layout-color0).
+_THEME_BACKGROUNDS = {"light": "#FFFFFF", "dark": "#111111"}
+
+
 def _series_styles() -> dict[str, dict[str, str]]:
+    """Each metric's colour (as ragmetrics.plotting draws it), its colours on the light and
+    the dark theme (at least 3:1 against the background), dash and marker."""
     styles = {}
     for name in logic.BOARD_METRICS:
         style = metric_style(name)
-        styles[name] = {"color": style["color"], "dash": _SVG_DASH[style["linestyle"]],
-                        "marker": style["marker"]}
+        themed = {theme: logic.legible_colour(style["color"], background)
+                  for theme, background in _THEME_BACKGROUNDS.items()}
+        styles[name] = {"color": style["color"], **themed,
+                        "dash": _SVG_DASH[style["linestyle"]], "marker": style["marker"]}
     return styles
 
 
@@ -45,9 +53,12 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     state: ``trial = board.state(); trial.move("19", 5); print(trial.describe())``.
 
     Python holds the state: ``order`` (ids), ``relevance`` (id -> grade, including relevant
-    ids that were not retrieved), ``k``, and ``metrics`` (name -> value, recomputed by
-    ragmetrics on every change); ``announcement`` is what the live region said last
-    (:func:`ragmetrics.widgets.board_model.describe_change`).
+    ids that were not retrieved), ``k``, ``metrics`` (name -> value, recomputed by
+    ragmetrics on every change) and ``view`` (what the board draws:
+    :func:`~ragmetrics.widgets.board_model.board_view`, and ``changes``, each metric's
+    change since the last move, ``nDCG@10 0.87 → 0.97``:
+    :func:`~ragmetrics.widgets.board_model.metric_changes`); ``announcement`` is what the
+    live region said last (:func:`ragmetrics.widgets.board_model.describe_change`).
 
     Parameters
     ----------
@@ -71,7 +82,9 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     >>> board.order, board.metrics["recall"]
     (['a', 'b', 'x'], 1.0)
     >>> board.announcement
-    'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
+    'chunk b moved to rank 2, now above the cut-off; Recall@2 0.50 → 1.00, Precision@2 0.50 → 1.00, nDCG@2 0.61 → 1.00'
+    >>> board.view["changes"]["ndcg"]["text"]  # the readout beside nDCG@2's value
+    '0.61 → 1.00'
     >>> board.reset()
     >>> board.order, board.announcement
     (['a', 'x', 'b'], 'board reset to its starting state; Recall@2 0.50, Precision@2 0.50, Hit rate@2 1.00, RR@2 1.00, nDCG@2 0.61')
@@ -93,7 +106,8 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     #: The chunk the learner moved last: the browser sends it with each new ``order``
     #: (it tells which of two swapped neighbours moved).
     moved = traitlets.Unicode("").tag(sync=True)
-    #: Colour, dash and marker of each metric's curve (as in ragmetrics.plotting).
+    #: Colour, dash and marker of each metric's curve (as in ragmetrics.plotting), and its
+    #: colours on the light and the dark theme (``light``, ``dark``: 3:1 against the page).
     series = traitlets.Dict().tag(sync=True)
     #: A click on a chunk's relevance, from the browser: ``{"doc_id": ..., "click": n}``
     #: (n counts the clicks, so two clicks on one chunk are two changes). Python applies
@@ -214,6 +228,8 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
             said = ""
         else:
             said = logic.describe_change(self._state, state, moved=self.moved or None)
+        # The readout's "0.87 → 0.97": since the last change (none for the first state).
+        view["changes"] = logic.metric_changes(self._state, state)
         self._state = state
         # One message to the browser: the numbers and what the live region says of them.
         with self.hold_sync():

@@ -32,10 +32,14 @@ __all__ = [
     "describe_change",
     "describe_curves",
     "describe_metrics",
+    "describe_overlaps",
     "describe_ranking",
     "describe_reset",
+    "legible_colour",
+    "metric_changes",
     "move",
     "moved_chunk",
+    "plot_lanes",
     "slider_max",
     "static_html",
 ]
@@ -82,9 +86,11 @@ def board_view(
         ``metrics`` (name -> value at k), ``labels`` (name -> "Recall@5" ...),
         ``ndcg_rows`` (per rank 1..k: doc id, grade, gain, discount, discounted gain),
         ``dcg``, ``idcg``, ``curve`` ({"k": [1..n], name: [values]}),
-        ``unretrieved`` (relevant ids that are not in the ranking), and
+        ``unretrieved`` (relevant ids that are not in the ranking),
         ``plot_description`` (the text alternative of the curves, see
-        :func:`describe_curves`).
+        :func:`describe_curves`), ``lanes`` (name -> the small offset that keeps a curve
+        visible where it meets another, see :func:`plot_lanes`) and ``plot_note`` (the
+        plot's legend note on curves that coincide, see :func:`describe_overlaps`).
 
     Examples
     --------
@@ -109,6 +115,8 @@ def board_view(
         "curve": curve,
         "unretrieved": [d for d, g in relevance.items() if g > 0 and d not in retrieved],
         "plot_description": describe_curves(curve, k),
+        "lanes": plot_lanes(curve),
+        "plot_note": describe_overlaps(curve),
     }
 
 
@@ -200,16 +208,84 @@ def describe_metrics(metrics: Mapping[str, float], k: int) -> str:
     return ", ".join(f"{_label(n, k)} {metrics[n]:.2f}" for n in BOARD_METRICS if n in metrics)
 
 
+def _value_pair(old: float, new: float) -> tuple[str, str]:
+    """``old`` and ``new`` as text: 2 decimals, or 4 when the change does not show at 2.
+
+    >>> _value_pair(0.8711, 0.9718), _value_pair(0.2314, 0.2277), _value_pair(0.5, 0.5)
+    (('0.87', '0.97'), ('0.2314', '0.2277'), ('0.50', '0.50'))
+    """
+    digits = 4 if old != new and f"{old:.2f}" == f"{new:.2f}" else 2
+    return f"{old:.{digits}f}", f"{new:.{digits}f}"
+
+
+def metric_changes(before: Mapping | None, after: Mapping) -> dict[str, dict]:
+    """Each metric's change since the last move: ``nDCG@10 0.87 → 0.97`` in the readout.
+
+    The board's metric readout shows, beside each value at 4 decimals, where it came from:
+    the value before the last change the learner made (a move, a relevance click, a new
+    cut-off or gain, a reset), and the value now, at 2 decimals (4 when the change does not
+    show at 2), as the live region says them (:func:`describe_change`).
+
+    Parameters
+    ----------
+    before : mapping or None
+        The board state before the change (``metrics``: name -> value, as in
+        :func:`board_view`), or None for the board's first state.
+    after : mapping
+        The board state now.
+
+    Returns
+    -------
+    dict
+        Metric name -> ``{"before", "after", "text", "spoken"}``: the two values (``before``
+        None for the first state), ``text`` (``"0.87 → 0.97"``, ``"unchanged"``, or ``""``
+        for the first state) and ``spoken``, the same in words for a screen reader
+        (``"from 0.87 to 0.97"``).
+
+    Examples
+    --------
+    >>> before = {"metrics": {"recall": 0.5, "ndcg": 0.8711}}
+    >>> after = {"metrics": {"recall": 0.5, "ndcg": 0.9718}}
+    >>> changes = metric_changes(before, after)
+    >>> changes["ndcg"]["text"], changes["ndcg"]["spoken"], changes["recall"]["text"]
+    ('0.87 → 0.97', 'from 0.87 to 0.97', 'unchanged')
+    >>> metric_changes(None, after)["ndcg"]
+    {'before': None, 'after': 0.9718, 'text': '', 'spoken': ''}
+    """
+    changes = {}
+    for name in BOARD_METRICS:
+        if name not in after["metrics"]:
+            continue
+        new = float(after["metrics"][name])
+        old = None if before is None else before["metrics"].get(name)
+        if old is None:
+            text = spoken = ""
+        elif old == new:
+            text = spoken = "unchanged"
+        else:
+            old_text, new_text = _value_pair(float(old), new)
+            text, spoken = f"{old_text} → {new_text}", f"from {old_text} to {new_text}"
+        changes[name] = {"before": None if old is None else float(old), "after": new,
+                         "text": text, "spoken": spoken}
+    return changes
+
+
 def _changed_metrics(before: Mapping, after: Mapping, k: int, *, all_of_them: bool) -> str:
-    """``Recall@5 1.00, nDCG@5 0.88``: the metrics that changed, at 2 decimals (4 when the
-    change does not show at 2), or every metric when the cut-off changed."""
+    """``Recall@5 0.50 → 1.00, nDCG@5 0.61 → 0.88``: the metrics that changed, each from its
+    value before to its value now, at 2 decimals (4 when the change does not show at 2); or
+    every metric when the cut-off changed (those that kept their value said once)."""
     parts = []
     for name in BOARD_METRICS:
         old, new = before["metrics"].get(name), after["metrics"][name]
-        if not all_of_them and old == new:
+        if old == new:
+            if all_of_them:
+                parts.append(f"{_label(name, k)} {new:.2f}")
             continue
-        digits = 4 if old is not None and old != new and f"{old:.2f}" == f"{new:.2f}" else 2
-        parts.append(f"{_label(name, k)} {new:.{digits}f}")
+        if old is None:
+            parts.append(f"{_label(name, k)} {new:.2f}")
+            continue
+        old_text, new_text = _value_pair(old, new)
+        parts.append(f"{_label(name, k)} {old_text} → {new_text}")
     return ", ".join(parts) if parts else "no metric changed"
 
 
@@ -217,9 +293,11 @@ def describe_change(before: Mapping, after: Mapping, *, moved: str | None = None
     """What changed between two board states, in one sentence for a screen reader.
 
     This is what the board's polite live region says after a move, a relevance toggle
-    or a new cut-off: the change itself, then the metrics whose value changed (every
-    metric when k changed, since their names change), rounded to 2 decimals (4 when two
-    values only differ further down).
+    or a new cut-off: the change itself, then each metric whose value changed, from its
+    value before to its value now (``nDCG@10 0.87 → 0.97``; every metric when k changed,
+    since their names change), rounded to 2 decimals (4 when two values only differ
+    further down). The readout beside the metrics shows the same changes
+    (:func:`metric_changes`).
 
     Parameters
     ----------
@@ -243,7 +321,7 @@ def describe_change(before: Mapping, after: Mapping, *, moved: str | None = None
     >>> after = dict(before, order=["a", "b", "x"])
     >>> after["metrics"] = board_view(after["order"], after["relevance"], 2)["metrics"]
     >>> describe_change(before, after)
-    'chunk b moved to rank 2, now above the cut-off; Recall@2 1.00, Precision@2 1.00, nDCG@2 1.00'
+    'chunk b moved to rank 2, now above the cut-off; Recall@2 0.50 → 1.00, Precision@2 0.50 → 1.00, nDCG@2 0.61 → 1.00'
     """
     k = after["k"]
     old_order, new_order = list(before["order"]), list(after["order"])
@@ -325,6 +403,144 @@ def describe_curves(curve: Mapping[str, list], k: int | None = None) -> str:
         top = max(values)
         best.append(f"{_label(name, ks[values.index(top)])} {top:.2f}")
     return f"{text} Highest: {', '.join(best)}."
+
+
+def _meets(a: list, b: list) -> list[bool]:
+    """Where two curves have the same value, k by k (equal to 12 decimals: on the plot)."""
+    return [abs(x - y) < 1e-12 for x, y in zip(a, b, strict=True)]
+
+
+def plot_lanes(curve: Mapping[str, list]) -> dict[str, int]:
+    """The lane of each curve on the board's plot: 0, or a small offset (1, -1, 2, -2, in
+    steps the front end draws a few pixels apart) for a curve that meets an earlier one.
+
+    Hit rate and the reciprocal rank are both 1 whenever the first chunk is relevant, and
+    recall equals the hit rate when one chunk is relevant: drawn at their values, the later
+    curve hides the earlier. Each curve takes the first lane, in the order 0, 1, -1, 2, -2,
+    that no earlier curve it meets (at any k) holds; a curve that meets none stays at 0.
+
+    Parameters
+    ----------
+    curve : mapping
+        ``{"k": [1, 2, ...], name: [value per k], ...}`` (as in ``board_view(...)["curve"]``).
+
+    Returns
+    -------
+    dict
+        Metric name -> lane (an int), for the names of :data:`BOARD_METRICS` in ``curve``.
+
+    Examples
+    --------
+    >>> curve = {"k": [1, 2], "recall": [0.5, 1.0], "precision": [1.0, 1.0],
+    ...          "hit_rate": [1.0, 1.0], "rr": [1.0, 1.0]}
+    >>> plot_lanes(curve)
+    {'recall': 0, 'precision': 1, 'hit_rate': -1, 'rr': 2}
+    """
+    order = (0, 1, -1, 2, -2, 3, -3)
+    lanes: dict[str, int] = {}
+    for name in (n for n in BOARD_METRICS if n in curve):
+        taken = {lanes[other] for other in lanes if any(_meets(curve[name], curve[other]))}
+        lanes[name] = next(lane for lane in order if lane not in taken)
+    return lanes
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#RRGGBB``."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def legible_colour(colour: str, background: str, *, ratio: float = 3.0) -> str:
+    """``colour``, darkened (on a light background) or lightened (on a dark one) just
+    enough to stand out from ``background`` by WCAG's contrast ``ratio``.
+
+    A curve on the board's plot is a graphical object: WCAG 2.1 (1.4.11, non-text
+    contrast) asks 3:1 against its background. The plots' palette (Okabe-Ito) is kept
+    where it passes; the orange of precision (2.25:1 on white) is darkened on the light
+    theme, and no colour changes on JupyterLab's dark background (``#111111``).
+
+    Parameters
+    ----------
+    colour, background : str
+        ``#RRGGBB``.
+    ratio : float, default 3.0
+        The contrast to reach (WCAG: 3 for graphics, 4.5 for text).
+
+    Returns
+    -------
+    str
+        ``#RRGGBB``, mixed towards black or white in steps of 1/50.
+
+    Examples
+    --------
+    >>> legible_colour("#0072B2", "#ffffff")  # 5.2:1 already
+    '#0072B2'
+    >>> legible_colour("#E69F00", "#ffffff")
+    '#C68900'
+    >>> round(_contrast(legible_colour("#E69F00", "#ffffff"), "#ffffff"), 2) >= 3
+    True
+
+    References
+    ----------
+    W3C, *Web Content Accessibility Guidelines 2.1*, success criterion 1.4.11 and the
+    definitions of contrast ratio and relative luminance.
+    """
+    for text, name in ((colour, "colour"), (background, "background")):
+        if not (isinstance(text, str) and len(text) == 7 and text[0] == "#"
+                and all(c in "0123456789abcdefABCDEF" for c in text[1:])):
+            raise InputValueError(f"{name} must be '#RRGGBB', got {text!r}")
+    if _contrast(colour, background) >= ratio:
+        return colour
+    towards = 0 if _luminance(background) > 0.18 else 255
+    channels = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    for step in range(1, 51):
+        t = step / 50
+        mixed = "#" + "".join(f"{round(c + (towards - c) * t):02X}" for c in channels)
+        if _contrast(mixed, background) >= ratio:
+            return mixed
+    return "#000000" if towards == 0 else "#FFFFFF"
+
+
+def _names(names: list[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def describe_overlaps(curve: Mapping[str, list]) -> str:
+    """The board plot's legend note: which curves coincide, and that they are drawn apart.
+
+    Curves equal at every k are named as a group; curves that only meet somewhere are
+    mentioned together. Empty when no two curves meet.
+
+    Examples
+    --------
+    >>> curve = {"k": [1, 2], "recall": [0.5, 1.0], "precision": [0.5, 0.5],
+    ...          "hit_rate": [1.0, 1.0], "rr": [1.0, 1.0]}
+    >>> describe_overlaps(curve)
+    'Hit rate and RR are equal at every k. Curves that meet are drawn a little apart.'
+    >>> describe_overlaps({"k": [1], "recall": [0.5], "precision": [1.0]})
+    ''
+    """
+    names = [n for n in BOARD_METRICS if n in curve]
+    meet = any(any(_meets(curve[a], curve[b])) for a, b in itertools.combinations(names, 2))
+    if not meet:
+        return ""
+    groups: list[list[str]] = []
+    for name in names:
+        group = next((g for g in groups if all(_meets(curve[g[0]], curve[name]))), None)
+        if group is None:
+            groups.append([name])
+        else:
+            group.append(name)
+    plain = [[_label(n, 1).rsplit("@", 1)[0] for n in g] for g in groups if len(g) > 1]
+    equal = "".join(f"{_names(g)} are equal at every k. " for g in plain)
+    return f"{equal}Curves that meet are drawn a little apart."
 
 
 def describe_ranking(

@@ -198,6 +198,8 @@ function drawHead({ model, headRow, table, sendSort }) {
   const descending = model.get("descending");
   const cell = (key, label) => {
     const th = rmEl("th", { scope: "col" });
+    // Layout: the column is at least as wide as the label's longest word (comparison.css).
+    th.style.setProperty("--rmc-word", String(Math.max(...label.split(/\s+/).map((w) => w.length))));
     const sorted = sort === key;
     if (sorted) th.setAttribute("aria-sort", descending ? "descending" : "ascending");
     const b = rmEl("button", { type: "button", class: "rmc-sort", "data-sort": key, text: label + (sorted ? (descending ? " ▼" : " ▲") : "") });

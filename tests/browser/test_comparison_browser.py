@@ -11,6 +11,7 @@ markup, and no network request leaves the machine.
 
 from __future__ import annotations
 
+import re
 import statistics
 import textwrap
 
@@ -228,3 +229,143 @@ def test_explorer_in_voila(voila_server, notebook, expected, page, artifacts, br
         page.screenshot(path=str(artifacts / "voila-explorer-failure.png"), full_page=True)
         raise
     assert page.errors == []
+
+
+# -- layout at 1280 x 800: no number cut, headers wrap between words ------------------------
+
+LONG_NAMES = textwrap.dedent('''
+    import numpy as np
+    import pandas as pd
+
+    from ragmetrics import compare
+    from ragmetrics.widgets import ComparisonExplorer
+
+    rng = np.random.default_rng(3)
+    queries = [f"q{i:03d}" for i in range(60)]
+    qrels = {q: {f"d{j}": 1 for j in rng.choice(30, 3, replace=False)} for q in queries}
+    runs = {name: {q: [f"d{j}" for j in rng.permutation(30)[:10]] for q in queries}
+            for name in ("bm25_with_rm3_expansion", "dense_minilm_l6_v2_finetuned")}
+    long_names = ComparisonExplorer(
+        compare(runs, qrels, ["recall@10", "precision@10", "mrr", "ndcg@10", "map@10"],
+                n_resamples=50, seed=0),
+        texts={q: f"How do I change the billing address on invoice {q} for my team?"
+               for q in queries})
+    long_names
+''')
+
+LAYOUT = r"""root => {
+  const scroller = root.querySelector(".rmc-scroll"), table = root.querySelector(".rmc-table");
+  // Each header word on one line: a word broken inside has more than one line box.
+  const broken = [];
+  for (const button of root.querySelectorAll("thead button.rmc-sort")) {
+    const text = button.firstChild;
+    let at = 0;
+    for (const word of text.textContent.split(" ")) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      if (word && range.getClientRects().length > 1) broken.push(word);
+      at += word.length + 1;
+    }
+  }
+  const cut = (cells) => [...cells].filter((c) => c.offsetWidth && c.scrollWidth > c.clientWidth)
+    .map((c) => c.textContent);
+  const query = root.querySelector("tr.rmc-row th");
+  return {
+    broken, queryWidth: query ? query.getBoundingClientRect().width : 0,
+    clippedNumbers: cut(root.querySelectorAll("tr.rmc-row td.rmc-num")),
+    clippedHeads: cut(root.querySelectorAll("thead th")),
+    numbers: root.querySelectorAll("tr.rmc-row td.rmc-num").length,
+    table: table.scrollWidth, box: scroller.clientWidth,
+    scrolls: getComputedStyle(scroller).overflowX, canScroll: scroller.scrollWidth > scroller.clientWidth,
+  };
+}"""
+
+
+def lab_theme(page, name):
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Theme$")).first.click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{name}$")).first.click()
+    expect(page.locator(f"body[data-jp-theme-name='{name}']")).to_have_count(1, timeout=30_000)
+    page.wait_for_timeout(500)  # the theme's stylesheet applied
+
+
+def check_layout(explorer, where):
+    layout = explorer.evaluate(LAYOUT)
+    assert layout["numbers"] > 0, where
+    assert layout["queryWidth"] >= 100, (where, layout)  # the query column keeps its room
+    assert layout["clippedNumbers"] == [], (where, layout)
+    assert layout["clippedHeads"] == [], (where, layout)
+    assert layout["broken"] == [], (where, layout)
+    if layout["table"] > layout["box"]:  # too wide for its box: it scrolls inside it
+        assert layout["scrolls"] == "auto", (where, layout)
+        assert layout["canScroll"], (where, layout)
+        # Scrolled to its right end: the last column whole in the box, and the query
+        # column still in view at the left (it stays put).
+        ends = explorer.evaluate("""root => {
+          const scroller = root.querySelector(".rmc-scroll");
+          scroller.scrollLeft = scroller.scrollWidth;
+          const box = scroller.getBoundingClientRect();
+          const last = root.querySelector("thead th:last-child").getBoundingClientRect();
+          const query = root.querySelector("tr.rmc-row th").getBoundingClientRect();
+          const out = { lastInside: last.right <= box.right + 1,
+                        queryInside: query.left >= box.left - 1 && query.left <= box.left + 2 };
+          scroller.scrollLeft = 0;
+          return out;
+        }""")
+        assert ends == {"lastInside": True, "queryInside": True}, (where, ends)
+    return layout
+
+
+def test_explorer_layout_at_1280_in_light_and_dark(lab, make_notebook, browser, artifacts,
+                                                   browser_report, run_all, a11y):
+    """Two systems with long names and five metrics (11 columns) at a 1280 x 800 viewport:
+    no number cell clipped, no header broken inside a word, the table scrolling in its box
+    when it does not fit (with JupyterLab's file browser open too); the keys as before."""
+    name = make_notebook("explorer_layout.ipynb", [LONG_NAMES])
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.route(re.compile(r"^https?://(?!127\.0\.0\.1|localhost)"), lambda route: route.abort())
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{lab}/lab/tree/{name}?reset&token={TOKEN}", wait_until="commit")
+    run_all(page)
+    explorer = page.locator(".rmc").first
+    try:
+        expect(explorer.locator("tr.rmc-row").first).to_be_visible(timeout=90_000)
+        explorer.scroll_into_view_if_needed()
+        widths = []
+        for theme in ("JupyterLab Light", "JupyterLab Dark"):
+            if theme.endswith("Dark"):
+                lab_theme(page, theme)
+            for sidebar in ("closed", "open"):
+                if sidebar == "open":
+                    page.locator(".jp-SideBar.jp-mod-left li[data-id='filebrowser']").click()
+                    page.wait_for_timeout(500)
+                layout = check_layout(explorer, f"{theme}, file browser {sidebar}")
+                widths.append(f"{theme.split()[1].lower()}/{sidebar}: box {layout['box']} px, "
+                              f"table {layout['table']} px")
+                if sidebar == "open":
+                    page.locator(".jp-SideBar.jp-mod-left li[data-id='filebrowser']").click()
+                    page.wait_for_timeout(500)
+            # The keys as before: a click on a row, then Down selects the next one.
+            first, second = explorer.locator("tr.rmc-row").nth(0), explorer.locator("tr.rmc-row").nth(1)
+            query = second.get_attribute("data-query")
+            first.click()
+            page.keyboard.press("ArrowDown")
+            expect(explorer.locator(f"tr.rmc-row[data-query='{query}']")).to_have_attribute(
+                "aria-selected", "true")
+            assert page.evaluate("() => document.activeElement.dataset.query") == query
+            result = a11y.scan(page, explorer)
+            assert a11y.failing(result) == [], (theme, a11y.failing(result))
+            shot = artifacts / f"comparison-1280-{theme.split()[1].lower()}.png"
+            explorer.screenshot(path=str(shot))
+            browser_report.append(f"comparison explorer at 1280 x 800, {theme}: {shot}")
+        browser_report.append("comparison explorer at 1280 x 800: " + "; ".join(widths))
+        assert errors == []
+    except Exception:
+        page.screenshot(path=str(artifacts / "comparison-1280-failure.png"), full_page=True)
+        raise
+    finally:
+        if page.locator("body[data-jp-theme-name='JupyterLab Dark']").count():
+            lab_theme(page, "JupyterLab Light")  # the servers' settings outlive this test
+        page.close()

@@ -158,3 +158,66 @@ def test_the_formulas_render_offline(book):
     served = (book["html"] / "notebooks" / script.group(1).split("?")[0]).resolve()
     assert served.is_file(), served
     assert served.stat().st_size > 100_000, served
+
+
+def test_the_book_s_css_is_copied_and_configured(tmp_path):
+    """The book's own CSS (wide tables scroll in the text column) reaches the Sphinx sources,
+    and conf.py serves and links it: no build needed."""
+    source = docs.assemble(tmp_path / "src", only=[])
+    css = source / "_static" / "ragmetrics-book.css"
+    assert css.read_text(encoding="utf-8") == (ROOT / "docs" / "_static" / css.name).read_text(
+        encoding="utf-8")
+    rule = re.search(r"\.bd-article table \{([^}]*)\}", css.read_text(encoding="utf-8"))
+    assert rule
+    assert "overflow-x: auto" in rule.group(1)
+    assert "max-width: 100%" in rule.group(1)
+    conf: dict = {}
+    exec(compile((source / "conf.py").read_text(encoding="utf-8"), "conf.py", "exec"), conf)  # noqa: S102
+    assert "_static" in conf["html_static_path"]
+    assert css.name in conf["html_css_files"]
+
+
+def test_every_page_links_the_book_s_css(book):
+    assert (book["html"] / "_static" / "ragmetrics-book.css").is_file()
+    for path in [*docs.notebooks(), ROOT / "docs" / "index.md"]:
+        folder = "notebooks/" if path.suffix == ".ipynb" else ""
+        page = book["html"] / f"{folder}{path.stem}.html"
+        links = [urlsplit(link).path for link in _parse(page).links]  # without "?v=..."
+        assert any(link.endswith("_static/ragmetrics-book.css") for link in links), page
+
+
+CHROMIUM = "/usr/bin/chromium"
+_WIDE_TABLES = """() => {
+  const column = document.querySelector(".bd-article").getBoundingClientRect();
+  return [...document.querySelectorAll(".bd-article table")].map((t) => {
+    const box = t.getBoundingClientRect();
+    return { wide: t.scrollWidth > t.clientWidth + 1, scrolls: getComputedStyle(t).overflowX,
+             inside: box.right <= column.right + 1, width: t.scrollWidth, shown: t.clientWidth };
+  });
+}"""
+
+
+def test_wide_tables_scroll_inside_the_text_column(book):
+    """In Chromium at 1280 x 800, the book's widest tables (notebooks 08 and 09: pandas
+    outputs over 1,000 px wide) stay inside the text column and scroll sideways."""
+    import shutil
+
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            wide = 0
+            for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
+                page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
+                tables = page.evaluate(_WIDE_TABLES)
+                assert tables, name
+                assert [t for t in tables if not t["inside"]] == [], name
+                assert [t for t in tables if t["wide"] and t["scrolls"] != "auto"] == [], name
+                wide += sum(t["wide"] for t in tables)
+            assert wide >= 2  # the test saw tables wider than the column
+        finally:
+            browser.close()

@@ -415,15 +415,16 @@ def test_board_announces_moves_toggles_and_k():
     board = RankingBoard.from_example("cancellation")
     assert board.announcement == ""
     board.move("19", 2)
-    assert board.announcement == "chunk 19 moved to rank 2; nDCG@10 0.97"
+    assert board.announcement == "chunk 19 moved to rank 2; nDCG@10 0.87 → 0.97"
     board.toggle("19")
     assert board.announcement == (
         # 19 leaves the golden set too: recall stays 2 of 2; nDCG = (1 + 1/log2 5) / (1 + 1/log2 3)
-        "chunk 19 marked not relevant; Precision@10 0.20, nDCG@10 0.88"
+        "chunk 19 marked not relevant; Precision@10 0.30 → 0.20, nDCG@10 0.97 → 0.88"
     )
     board.k = 3
     assert board.announcement == (  # top 3: 42, 19, 99; relevant: 42 and 88
-        "cut-off k = 3; Recall@3 0.50, Precision@3 0.33, Hit rate@3 1.00, RR@3 1.00, nDCG@3 0.61"
+        "cut-off k = 3; Recall@3 1.00 → 0.50, Precision@3 0.20 → 0.33, Hit rate@3 1.00, "
+        "RR@3 1.00, nDCG@3 0.88 → 0.61"
     )
     assert_board_matches_library(board)
 
