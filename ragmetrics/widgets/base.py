@@ -104,6 +104,12 @@ class AccessibleWidget(anywidget.AnyWidget):
         if root:
             register_root(cls)
 
+    def _on_reset_request(self, change) -> None:
+        """The front end's Reset button: a widget with a ``reset()`` observes its
+        ``reset_request`` trait (set to ``{"click": n}``) with this."""
+        if isinstance(change["new"], dict) and "click" in change["new"]:
+            self.reset()
+
     def _static_html(self) -> str | None:
         """What a page without a kernel (GitHub, nbviewer, the book) shows, as HTML; None
         keeps anywidget's plain-text stand-in. Widgets override it."""

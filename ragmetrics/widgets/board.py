@@ -244,10 +244,6 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         if isinstance(request, dict) and "doc_id" in request:
             self.toggle(request["doc_id"])
 
-    def _on_reset_request(self, change) -> None:
-        if isinstance(change["new"], dict) and "click" in change["new"]:
-            self.reset()
-
     def __repr__(self) -> str:
         relevant = {d: g for d, g in self.relevance.items() if g > 0}
         return f"RankingBoard(order={self.order!r}, relevant={relevant!r}, k={self.k})"

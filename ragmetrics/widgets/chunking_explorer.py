@@ -258,10 +258,6 @@ class ChunkingExplorer(AccessibleWidget, front_end="chunking.js", style="chunkin
             if said:
                 self.announcement = said
 
-    def _on_reset_request(self, change) -> None:
-        if isinstance(change["new"], dict) and "click" in change["new"]:
-            self.reset()
-
     def __repr__(self) -> str:
         return (f"ChunkingExplorer({len(self.tokens)} tokens, {len(self.cuts)} chunks: "
                 f"size={self.size}, overlap={self.overlap}, cuts={self.cuts!r}, k={self.k})")

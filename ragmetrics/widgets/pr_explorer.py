@@ -126,10 +126,6 @@ class PrecisionRecallExplorer(AccessibleWidget, front_end="pr_explorer.js",
             if said:
                 self.announcement = said
 
-    def _on_reset_request(self, change) -> None:
-        if isinstance(change["new"], dict) and "click" in change["new"]:
-            self.reset()
-
     def __repr__(self) -> str:
         return (f"PrecisionRecallExplorer(order={self.order!r}, "
                 f"relevant={sorted(d for d, g in self.relevance.items() if g > 0)!r})")
