@@ -33,6 +33,7 @@ from .exercises_misconceptions import (
 from .guesses import (
     RecordedAnswer,
     check_exercise,
+    check_your_check,
     forget_guesses,
     predict,
     recorded_answers,
@@ -77,6 +78,7 @@ __all__ = [
     "check_answer",
     "check_answers",
     "check_exercise",
+    "check_your_check",
     "chunks_that_fit",
     "cohen_kappa",
     "condensed_run",

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from ..errors import InputTypeError, InputValueError
 from .exercises import TOLERANCE, check_answers, parse_answer
 
-__all__ = ["RecordedAnswer", "check_exercise", "forget_guesses", "predict", "recorded_answers", "reveal"]
+__all__ = ["RecordedAnswer", "check_exercise", "check_your_check", "forget_guesses", "predict",
+           "recorded_answers", "reveal"]
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,70 @@ def check_exercise(answers: dict, solutions: dict, *, tolerance: float = TOLERAN
     for question, value in solutions.items():
         _record(_question(question), float(value))
     print(text)
+
+
+def check_your_check(my_check, metric, right, *, name: str | None = None) -> None:
+    """Say whether the learner's check catches a buggy metric, printing no value.
+
+    A bug hunt asks for a one-line check that fails on the buggy implementation and passes
+    on a right one; this runs it on both and prints which, never the numbers either gives.
+
+    Parameters
+    ----------
+    my_check : callable or None
+        ``lambda metric: <condition>`` (or a ``def`` with an ``assert``): true, or no
+        exception, when the metric passes. None: no check written yet.
+    metric : callable
+        The implementation under suspicion.
+    right : callable
+        A right implementation of the same metric (ragmetrics').
+    name : str, optional
+        How to call ``metric`` in the messages (default: its ``__name__``).
+
+    Examples
+    --------
+    A precision that divides by the chunks returned instead of by k; one relevant chunk
+    returned out of k = 2 is a Precision@2 of 0.5:
+
+    >>> from ragmetrics import precision_at_k
+    >>> def precision_v0(retrieved, relevant, k):
+    ...     top = retrieved[:k]
+    ...     return sum(doc in relevant for doc in top) / len(top)
+    >>> check_your_check(None, precision_v0, precision_at_k)
+    no check yet for precision_v0: replace None with yours, then run this cell again
+    >>> check_your_check(lambda p: p(["a"], {"a"}, 1) == 1.0, precision_v0, precision_at_k)
+    not yet: precision_v0 passes your check; look for an input where it goes wrong
+    >>> check_your_check(lambda p: p(["a"], {"a"}, 2) == 0.5, precision_v0, precision_at_k)
+    caught: your check fails on precision_v0 and passes on a right implementation
+    """
+    name = name or metric.__name__
+    if my_check is None:
+        print(f"no check yet for {name}: replace None with yours, then run this cell again")
+        return
+    if not callable(my_check):
+        print(f"a check is a function of the metric (lambda metric: ...), got {my_check!r}")
+        return
+
+    def passes(candidate, who):
+        try:
+            result = my_check(candidate)
+        except AssertionError:
+            return False
+        except Exception as error:  # noqa: BLE001 - a check that cannot run: say why
+            print(f"your check raised {type(error).__name__} on {who}: {error}")
+            return None
+        return result is None or bool(result)  # a def with an assert returns None on a pass
+
+    on_right = passes(right, "the right implementation")
+    on_metric = passes(metric, name)
+    if on_right is None or on_metric is None:
+        return
+    if not on_right:
+        print("not yet: your check fails on a right implementation too; it must pass there")
+    elif on_metric:
+        print(f"not yet: {name} passes your check; look for an input where it goes wrong")
+    else:
+        print(f"caught: your check fails on {name} and passes on a right implementation")
 
 
 def recorded_answers() -> dict[str, RecordedAnswer]:

@@ -1,7 +1,7 @@
 """Notebook 10's "write a check that fails on it" cells: the checker, and the stated checks.
 
 Each bug of ``notebooks/10_bugs_from_real_projects.ipynb`` asks the learner for a one-line
-check (``my_check = None``) and runs it with the notebook's ``check_your_check`` on the
+check (``my_check = None``) and runs it with ``ragmetrics.teaching.check_your_check`` on the
 function shown and on a right implementation. Its collapsed explanation states "a check that
 catches it" (the last ``lambda`` in backquotes). These tests run the notebook's code in this
 process, put each stated check in place of None and expect "caught" from every call, and feed
