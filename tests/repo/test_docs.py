@@ -15,6 +15,7 @@ import importlib.util
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -205,19 +206,40 @@ def test_wide_tables_scroll_inside_the_text_column(book):
     if shutil.which(CHROMIUM) is None:
         pytest.skip(f"no Chromium at {CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
+    found: dict = {}
+
+    def measure():  # Playwright's sync API, in a thread with no event loop of its own yet
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                        args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
+                    page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
+                    found[name] = page.evaluate(_WIDE_TABLES)
+            finally:
+                browser.close()
+
+    # The browser tests' session-wide Playwright keeps an event loop running in the main
+    # thread: a second sync Playwright there would be refused, so this one has a thread.
+    failed: list[BaseException] = []
+
+    def run():
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            wide = 0
-            for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
-                page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
-                tables = page.evaluate(_WIDE_TABLES)
-                assert tables, name
-                assert [t for t in tables if not t["inside"]] == [], name
-                assert [t for t in tables if t["wide"] and t["scrolls"] != "auto"] == [], name
-                wide += sum(t["wide"] for t in tables)
-            assert wide >= 2  # the test saw tables wider than the column
-        finally:
-            browser.close()
+            measure()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread, below
+            failed.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
+    wide = 0
+    for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
+        tables = found[name]
+        assert tables, name
+        assert [t for t in tables if not t["inside"]] == [], name
+        assert [t for t in tables if t["wide"] and t["scrolls"] != "auto"] == [], name
+        wide += sum(t["wide"] for t in tables)
+    assert wide >= 2  # the test saw tables wider than the column
