@@ -49,6 +49,7 @@ from .judgments import (
     top_k,
 )
 from .ndcg_steps import ndcg_table
+from .page_checks import CHECK_CELL_METADATA, verify
 from .pr_curves import (
     ELEVEN_POINTS,
     PrecisionRecallCurve,
@@ -59,6 +60,7 @@ from .pr_curves import (
 from .traps import Trap, trap_scenarios
 
 __all__ = [
+    "CHECK_CELL_METADATA",
     "ELEVEN_POINTS",
     "ERRATA",
     "EXERCISE_METRICS",
@@ -105,6 +107,7 @@ __all__ = [
     "simulated_assessor",
     "top_k",
     "trap_scenarios",
+    "verify",
 ]
 
 # Old names answer with a DeprecationWarning (ragmetrics._moved.RENAMED); others raise.
