@@ -576,6 +576,24 @@ class _Attempts:
     revealed: bool = False
 
 
+#: How an :class:`ExerciseSet` orders its items.
+ORDERS = ("by_metric", "mixed")
+
+
+def _mixed(items: list[Exercise], seed: int) -> list[Exercise]:
+    """The items shuffled with ``seed``, then placed so that no metric follows itself where
+    another one is left to put between (greedy: the next item of another metric)."""
+    rng = random.Random(seed)
+    pending = list(items)
+    rng.shuffle(pending)
+    placed: list[Exercise] = []
+    while pending:
+        last = placed[-1].metric if placed else None
+        pick = next((i for i, item in enumerate(pending) if item.metric != last), 0)
+        placed.append(pending.pop(pick))
+    return placed
+
+
 class ExerciseSet:
     """A sequence of exercises (each metric at levels 1, 2 and 3), the learner's
     attempts, and the score.
@@ -594,6 +612,11 @@ class ExerciseSet:
     seed : int, default 0
         The items are made from it: the same seed gives the same items.
     tolerance : float, default 0.005
+    order : {"by_metric", "mixed"}, default "by_metric"
+        ``"by_metric"`` asks each metric at every level before the next metric;
+        ``"mixed"`` shuffles the items (with ``seed``), so that a closing quiz never asks
+        the same metric twice in a row when it can be avoided and the learner must first
+        recognise which metric the question wants.
 
     Examples
     --------
@@ -617,12 +640,22 @@ class ExerciseSet:
     ('not_scored', False)
     >>> print(practice.summary())
     2 of 2 scored items answered right (1 at the first try); 1 solution shown, not scored; all done
+
+    A quiz over several metrics, mixed: no metric twice in a row.
+
+    >>> quiz = ExerciseSet(["recall", "precision", "rr"], levels=[2, 3], seed=4, order="mixed")
+    >>> [item.metric for item in quiz.items]
+    ['precision', 'rr', 'recall', 'rr', 'precision', 'recall']
     """
 
-    def __init__(self, metrics, *, levels=LEVELS, seed: int = 0, tolerance: float = TOLERANCE):
+    def __init__(self, metrics, *, levels=LEVELS, seed: int = 0, tolerance: float = TOLERANCE,
+                 order: str = "by_metric"):
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
         if not metrics:
             raise InputValueError("an exercise set needs at least one metric")
+        if order not in ORDERS:
+            raise InputValueError(f"order must be one of {', '.join(map(repr, ORDERS))}; "
+                                  f"got {order!r}")
         levels = list(levels)
         for metric in metrics:
             for level in levels:
@@ -630,6 +663,8 @@ class ExerciseSet:
         self.seed = seed
         self.tolerance = tolerance
         self.items = [make_exercise(m, level, seed) for m in metrics for level in levels]
+        if order == "mixed":
+            self.items = _mixed(self.items, seed)
         self.index = 0
         self._attempts = [_Attempts() for _ in self.items]
 

@@ -79,6 +79,9 @@ class ExerciseWidget(AccessibleWidget, front_end="exercise.js", style="exercise.
     seed : int, default 0
         The same seed gives the same items.
     tolerance : float, default 0.005
+    order : {"by_metric", "mixed"}, default "by_metric"
+        ``"mixed"`` shuffles the items so that no metric follows itself where it can be
+        avoided (notebook 14's closing quiz); see :class:`~ragmetrics.teaching.ExerciseSet`.
 
     Examples
     --------
@@ -106,8 +109,10 @@ class ExerciseWidget(AccessibleWidget, front_end="exercise.js", style="exercise.
     #: A button, from the browser: ``{"action": "next" | "previous" | "reveal", "n": count}``.
     nav_request = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, metrics, *, levels=LEVELS, seed: int = 0, tolerance: float = TOLERANCE):
-        self.exercises = ExerciseSet(metrics, levels=levels, seed=seed, tolerance=tolerance)
+    def __init__(self, metrics, *, levels=LEVELS, seed: int = 0, tolerance: float = TOLERANCE,
+                 order: str = "by_metric"):
+        self.exercises = ExerciseSet(metrics, levels=levels, seed=seed, tolerance=tolerance,
+                                     order=order)
         super().__init__()
         self._show()
         self.observe(self._on_answer_request, names=["answer_request"])

@@ -14,6 +14,7 @@ import math
 import pytest
 
 import ragmetrics as rm
+from ragmetrics.errors import InputValueError
 from ragmetrics.teaching.exercises import (
     EXERCISE_METRICS,
     LEVELS,
@@ -199,3 +200,20 @@ def test_the_widget_has_a_static_fallback_with_escaped_text():
     assert "Exercise 1 of 3" in html
     assert "cut-off k =" in html
     assert "<script" not in html
+
+
+def test_a_mixed_set_asks_every_item_once_and_never_one_metric_twice_in_a_row():
+    metrics = list(EXERCISE_METRICS)
+    by_metric = ExerciseSet(metrics, levels=[2, 3], seed=14)
+    mixed = ExerciseSet(metrics, levels=[2, 3], seed=14, order="mixed")
+    key = [(item.metric, item.level, item.ranking, item.k) for item in by_metric.items]
+    assert sorted(key) == sorted((i.metric, i.level, i.ranking, i.k) for i in mixed.items)
+    assert [i.metric for i in mixed.items] != [i.metric for i in by_metric.items]
+    assert all(a.metric != b.metric for a, b in zip(mixed.items, mixed.items[1:], strict=False))
+    assert [i.metric for i in ExerciseSet(metrics, levels=[2, 3], seed=14, order="mixed").items] \
+        == [i.metric for i in mixed.items]
+
+
+def test_an_unknown_order_is_refused_by_name():
+    with pytest.raises(InputValueError, match="'random'"):
+        ExerciseSet(["recall"], order="random")
