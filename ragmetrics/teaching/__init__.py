@@ -57,6 +57,7 @@ from .pr_curves import (
     interpolated_precision,
     precision_recall_curve,
 )
+from .syllabus import SYLLABUS, syllabus_table
 from .traps import Trap, trap_scenarios
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "GENERIC_HINTS",
     "MISCONCEPTIONS",
     "RBP_P",
+    "SYLLABUS",
     "Erratum",
     "Example",
     "Exercise",
@@ -105,6 +107,7 @@ __all__ = [
     "restrict_judgments",
     "reveal",
     "simulated_assessor",
+    "syllabus_table",
     "top_k",
     "trap_scenarios",
     "verify",

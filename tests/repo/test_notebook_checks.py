@@ -60,8 +60,10 @@ def test_each_check_cell_is_one_hidden_silent_verify(path):
         assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, where
         assert _is_one_verify_call(_tree(cell)), f"{where}: not a single verify(...) call"
         assert not cell.outputs, f"{where}: a check cell printed {cell.outputs}"
-        assert i > 0 and nb.cells[i - 1].cell_type == "code" and not _is_check(nb.cells[i - 1]), (
-            f"{where}: a check cell follows the code cell it checks")
+        checked = nb.cells[i - 1] if i > 0 else None
+        follows_a_lesson = (checked is not None and checked.cell_type == "code"
+                            and not _is_check(checked))
+        assert follows_a_lesson, f"{where}: a check cell follows the code cell it checks"
 
 
 def test_the_course_is_checked():
