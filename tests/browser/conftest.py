@@ -298,6 +298,24 @@ def lab_run_all(page, attempts=3, *, wait_for_idle=True):
     raise AssertionError("Run All never executed the first cell")
 
 
+def lab_wait_for_run_all(page, timeout=120_000):
+    """Wait until Run All is done: the last code cell with a visible input has its prompt
+    number (a check cell's collapsed input shows an empty placeholder prompt), and the kernel
+    is idle again (the check cells after it have run too)."""
+    from playwright.sync_api import expect
+
+    last = page.locator(".jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)").last
+    expect(last).to_have_text(re.compile(r"\[\d+\]:"), timeout=timeout)
+    expect(page.locator(".jp-StatusBar-TextItem", has_text="| Idle")).to_be_visible(
+        timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def run_all_done():
+    """``run_all_done(page)``: wait until Run All is done (see lab_wait_for_run_all)."""
+    return lab_wait_for_run_all
+
+
 @pytest.fixture(scope="session")
 def run_all():
     """``run_all(page)``: Run All in JupyterLab or Notebook 7 (see lab_run_all)."""

@@ -147,15 +147,13 @@ def test_after_the_notebook_runs_every_widget_shows_its_starting_state_in_voila(
 
 
 def test_after_run_all_in_jupyterlab_the_board_waits_for_the_learner_and_reset_puts_it_back(
-    lab, course, page, browser_report, run_all, artifacts
+    lab, course, page, browser_report, run_all, run_all_done, artifacts
 ):
     name = "01_recall_at_k"
     page.goto(f"{lab}/lab/tree/{course}/{name}.ipynb?reset&token={TOKEN}", wait_until="commit")
     run_all(page)
     try:
-        # Run All is done when the last code cell has its prompt number.
-        last = page.locator(".jp-CodeCell .jp-InputPrompt").last
-        expect(last).to_have_text(re.compile(r"\[\d+\]:"), timeout=120_000)
+        run_all_done(page)
         widgets = check_page(page, name, browser_report, "jupyterlab")
         board = page.locator(".rmb").first
         start = next(state for cls, state in widgets if cls == "RankingBoard")

@@ -198,6 +198,81 @@ _WIDE_TABLES = """() => {
 }"""
 
 
+def _in_a_browser(visit) -> None:
+    """Run ``visit(page)`` in headless Chromium at 1280 x 800, in a thread of its own: the
+    browser tests' session-wide Playwright keeps an event loop running in the main thread,
+    and a second sync Playwright there would be refused."""
+    import shutil
+
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    failed: list[BaseException] = []
+
+    def run():
+        try:
+            with sync_api.sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                            args=["--no-sandbox", "--disable-gpu"])
+                try:
+                    visit(browser.new_page(viewport={"width": 1280, "height": 800}))
+                finally:
+                    browser.close()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread, below
+            failed.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
+
+
+# The page's headings and code cells in document order, and its <details>.
+_PAGE = """() => ({
+  items: [...document.querySelectorAll('.bd-article h1, .bd-article h2, .bd-article h3, .bd-article div.cell')]
+    .map((e) => e.matches('div.cell')
+      ? { heading: false, input: e.querySelector('.cell_input')?.textContent ?? '',
+          outputs: [...e.querySelectorAll('.cell_output')].map((o) => o.textContent).join('\\n') }
+      : { heading: true, input: '', outputs: '' }),
+  details: [...document.querySelectorAll('.bd-article details')].map((d) => d.open),
+  shown: document.querySelector('.bd-article').innerText,
+})"""
+
+
+def test_the_book_shows_no_answer_before_it_is_opened(book):
+    """In Chromium, each notebook page that asks the learner something shows no solution and
+    no answer in a question's section; every solution block is closed, and the check cells
+    are left out. Opening a solution shows it."""
+    import nbformat
+    from answer_scan import page_leaks, stated_answers
+
+    owned = ["01_recall_at_k", "07_when_metrics_lie", "14_closing_quiz"]
+    seen: dict = {}
+
+    def visit(page):
+        for name in owned:
+            page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
+            seen[name] = page.evaluate(_PAGE)
+        summary = page.locator("details summary", has_text="Solution").first
+        line = page.locator("details li", has_text="Recall@5").first
+        seen["hidden before"] = line.is_visible()
+        summary.click()
+        seen["shown after"] = line.is_visible()
+
+    _in_a_browser(visit)
+    for name in owned:
+        nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+        answers = stated_answers(nb)
+        page = seen[name]
+        assert answers, name
+        assert page["details"], f"{name}: no solution block on the page"
+        assert not any(page["details"]), f"{name}: a solution block is open"
+        assert not page_leaks(page["items"], answers), name
+        assert "verify(" not in page["shown"], f"{name}: a check cell is on the page"
+    assert (seen["hidden before"], seen["shown after"]) == (False, True)
+
+
 def test_wide_tables_scroll_inside_the_text_column(book):
     """In Chromium at 1280 x 800, the book's widest tables (notebooks 08 and 09: pandas
     outputs over 1,000 px wide) stay inside the text column and scroll sideways."""

@@ -14,11 +14,17 @@ solution matches them, and scans the fresh outputs and the widget state as well.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from answer_scan import (
+    asked_in,
+    leaks,
+    outputs_text,
+    stated_answers,
+    stated_value,
+)
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 OWNED = [
@@ -34,87 +40,8 @@ OWNED = [
     "14_closing_quiz.ipynb",
 ]
 
-DETAILS = re.compile(r"<details>(.*?)</details>", re.DOTALL)
-ANSWER_LINE = re.compile(r"^- \*\*(?P<question>[^*]+)\*\*: (?P<rest>.*)$", re.MULTILINE)
-DECIMAL = re.compile(r"(?<![\d.])\d+\.\d{4}(?!\d)")
-LEADING_INT = re.compile(r"^(\d+)(?=[.,]?\s|[.,]?$)")
-
-
 def _read(name: str):
     return nbformat.read(NOTEBOOKS / name, as_version=4)
-
-
-def stated_answers(nb) -> dict[str, str]:
-    """Question -> the text of its line in a ``<details>`` block."""
-    found = {}
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        for block in DETAILS.findall(cell.source):
-            for m in ANSWER_LINE.finditer(block):
-                found[m.group("question").strip()] = m.group("rest")
-    return found
-
-
-def stated_value(rest: str) -> str:
-    """The value a solution line states: a leading whole number ("23, the rank ..."), else its
-    first number to 4 decimals ("2/3 = 0.6667. Ranks ...")."""
-    m = LEADING_INT.match(rest)
-    if m:
-        return m.group(1)
-    decimals = DECIMAL.findall(rest)
-    return decimals[0] if decimals else ""
-
-
-def _asked_in(nb, question: str) -> int:
-    quoted = (f'"{question}"', f"'{question}'")
-    for i, cell in enumerate(nb.cells):
-        if cell.cell_type == "code" and any(q in cell.source for q in quoted):
-            return i
-    raise AssertionError(f"no code cell asks {question!r}")
-
-
-def _section_end(nb, start: int) -> int:
-    for i in range(start + 1, len(nb.cells)):
-        cell = nb.cells[i]
-        if cell.cell_type == "markdown" and re.match(r"^#{1,3} ", cell.source.lstrip()):
-            return i
-    return len(nb.cells)
-
-
-def _outputs_text(cell) -> str:
-    parts = []
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "stream":
-            parts.append(out.get("text", ""))
-        for mime in ("text/plain", "text/html"):
-            value = out.get("data", {}).get(mime, "")
-            parts.append("".join(value) if isinstance(value, list) else value)
-    return "\n".join(parts)
-
-
-def tells(value: str) -> list[re.Pattern]:
-    """How an answer would show in an output: to 4 and to 2 decimals (0 and 1 are everywhere,
-    and a bare integer is any rank or count: those are checked by their phrases)."""
-    if "." not in value:
-        return [re.compile(rf"(?:k = |@|says ){value}\b")]
-    number = float(value)
-    if number in (0.0, 1.0):
-        return []
-    return [re.compile(rf"(?<![\d.]){re.escape(f'{number:.{d}f}')}(?!\d)") for d in (4, 2)]
-
-
-def leaks(nb, answers: dict[str, str]) -> list[str]:
-    found = []
-    for question, rest in answers.items():
-        value = stated_value(rest)
-        assert value, f"no value stated for {question!r}: {rest!r}"
-        start = _asked_in(nb, question)
-        for i in range(start, _section_end(nb, start)):
-            text = _outputs_text(nb.cells[i])
-            found += [f"cell {i} shows {question!r} = {value} ({p.pattern})"
-                      for p in tells(value) if p.search(text)]
-    return found
 
 
 @pytest.mark.parametrize("name", OWNED)
@@ -127,21 +54,21 @@ def test_solutions_are_markdown_not_hidden_code(name):
     answers = stated_answers(nb)
     assert answers, f"{name}: no <details> block states an answer"
     for question in answers:
-        _asked_in(nb, question)  # every stated answer belongs to a question asked in code
+        asked_in(nb, question)  # every stated answer belongs to a question asked in code
 
 
 @pytest.mark.parametrize("name", OWNED)
 def test_committed_outputs_show_no_answer_before_the_guess(name):
     nb = _read(name)
     assert not leaks(nb, stated_answers(nb))
-    text = "\n".join(_outputs_text(c) for c in nb.cells)
+    text = "\n".join(outputs_text(c) for c in nb.cells)
     assert "you said" not in text, f"{name}: a guess is stored in the committed notebook"
 
 
 def test_the_scan_finds_a_printed_answer():
     nb = _read("01_recall_at_k.ipynb")
     answers = stated_answers(nb)
-    start = _asked_in(nb, "Recall@5")
+    start = asked_in(nb, "Recall@5")
     nb.cells[start].outputs = [nbformat.v4.new_output(
         "stream", name="stdout", text="Recall@5 = 2/3 = 0.6667; reaches 1.0 at k = 6\n")]
     found = leaks(nb, answers)
@@ -179,8 +106,8 @@ def test_run_all_shows_no_answer_and_the_stated_solutions_are_right(name, tmp_pa
     state = json.dumps(nb.metadata.get("widgets", {}))
     for question, rest in stated.items():
         value = stated_value(rest)
-        start = _asked_in(nb, question)
-        before = "\n".join(_outputs_text(c) for c in nb.cells[:start])
+        start = asked_in(nb, question)
+        before = "\n".join(outputs_text(c) for c in nb.cells[:start])
         shown = f"{float(value):.4f}" if "." in value else ""
         if shown and float(value) not in (0.0, 1.0) and shown not in before:
             assert shown not in state, f"{name}: widget state shows {question!r}"
