@@ -68,9 +68,8 @@ def _flag(value, query) -> bool:
     """``value`` as a bool: True, False, 1 or 0 (NumPy's too), else an error naming it."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    if isinstance(value, numbers.Real) and not (isinstance(value, float) and math.isnan(value)):
-        if value == 1 or value == 0:
-            return bool(value)
+    if isinstance(value, numbers.Real) and (value == 1 or value == 0):  # NaN is neither
+        return bool(value)
     raise InputValueError(f"answerable of query {query!r} must be a boolean or 0/1, "
                           f"got {value!r}")
 
@@ -296,13 +295,12 @@ def _scored_run(run) -> pd.DataFrame | Mapping:
         return run[[c for c in ("query_id", "doc_id", "score") if c in run.columns]]
     if isinstance(run, Mapping):
         for qid, ranking in run.items():
-            if not isinstance(ranking, Mapping) and (isinstance(ranking, Iterable) and
-                                                    not isinstance(ranking, (str, bytes))):
-                if len(list(ranking)):
-                    raise InputValueError(
-                        f"a score threshold needs the run's scores: run[{qid!r}] is a list "
-                        "of ids; give {query_id: {doc_id: score}} or a frame with a score "
-                        "column")
+            if (not isinstance(ranking, (Mapping, str, bytes)) and isinstance(ranking, Iterable)
+                    and len(list(ranking))):
+                raise InputValueError(
+                    f"a score threshold needs the run's scores: run[{qid!r}] is a list "
+                    "of ids; give {query_id: {doc_id: score}} or a frame with a score "
+                    "column")
     return run
 
 
@@ -571,3 +569,290 @@ def _sweep_table(row_q, score, relevant, num_relevant, answerable) -> pd.DataFra
         "n_relevant_kept": np.r_[n_relevant_kept, 0].astype(np.int64),
     })
     return table
+
+
+# -- choosing a threshold, and measuring it ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThresholdChoice:
+    """One threshold and what it gives, with bootstrap intervals over queries.
+
+    What :func:`threshold_for` (a threshold chosen by a rule) and :func:`abstention_at`
+    (a threshold given) return.
+
+    Attributes
+    ----------
+    threshold : float
+        Results scored >= this are kept; ``inf`` is "abstain always".
+    rule : str
+        How it was chosen, in words.
+    false_answer_rate, answer_rate, recall, precision : float
+        As in :attr:`ThresholdSweep.table`, on the queries measured.
+    false_answer_rate_ci, recall_ci : ConfidenceInterval or None
+        :func:`ragmetrics.bootstrap_ci` over the unanswerable queries' 0/1 false answers,
+        and over the answerable queries' recalls (None when there is no such query).
+        The threshold is held fixed: measured on the queries that chose it, the
+        interval does not include the choice's own optimism (measure on other queries).
+    n_answerable, n_unanswerable : int
+    system : str or None
+    """
+
+    threshold: float
+    rule: str
+    false_answer_rate: float
+    answer_rate: float
+    recall: float
+    precision: float
+    false_answer_rate_ci: ConfidenceInterval | None
+    recall_ci: ConfidenceInterval | None
+    n_answerable: int
+    n_unanswerable: int
+    system: str | None = None
+
+    def __str__(self) -> str:
+        def shown(value, ci):
+            return f"{value:.4f}" if ci is None else str(ci)
+        return (f"threshold {self.threshold:g} ({self.rule}): false-answer rate "
+                f"{shown(self.false_answer_rate, self.false_answer_rate_ci)} on "
+                f"{self.n_unanswerable} unanswerable queries, recall "
+                f"{shown(self.recall, self.recall_ci)} and answer rate {self.answer_rate:.4f} "
+                f"on {self.n_answerable} answerable ones")
+
+
+def abstention_at(sweep: ThresholdSweep, threshold: float, *, confidence: float = 0.95,
+                  n_resamples: int = 10_000, seed: int = 0,
+                  rule: str = "given") -> ThresholdChoice:
+    """Measure one threshold on a sweep's queries, with bootstrap intervals.
+
+    Use it on queries the threshold was **not** chosen on: choose with
+    :func:`threshold_for` on one split, measure here on another.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        From :func:`threshold_sweep`, on the queries to measure.
+    threshold : float
+        Any number (a result is kept when its score is >= it).
+    confidence, n_resamples, seed
+        As in :func:`ragmetrics.bootstrap_ci` (its default ``"expanded_t"`` interval,
+        clipped to [0, 1]).
+    rule : str, default "given"
+        Words for how the threshold was chosen, kept in the result.
+
+    Returns
+    -------
+    ThresholdChoice
+
+    Examples
+    --------
+    Choose on the first four queries, measure on the last four:
+
+    >>> run = {"q1": {"a": 0.9}, "q2": {"b": 0.6}, "q3": {"x": 0.5}, "q4": {"y": 0.3},
+    ...        "q5": {"c": 0.8}, "q6": {"d": 0.4}, "q7": {"z": 0.7}, "q8": {"w": 0.2}}
+    >>> qrels = {"q1": {"a"}, "q2": {"b"}, "q5": {"c"}, "q6": {"d"},
+    ...          "q3": set(), "q4": set(), "q7": set(), "q8": set()}
+    >>> tune = threshold_sweep(run, qrels, queries=["q1", "q2", "q3", "q4"])
+    >>> chosen = threshold_for(tune, max_false_answer_rate=0.0)
+    >>> chosen.threshold, chosen.recall
+    (0.6, 1.0)
+    >>> test = threshold_sweep(run, qrels, queries=["q5", "q6", "q7", "q8"])
+    >>> held_out = abstention_at(test, chosen.threshold)
+    >>> held_out.false_answer_rate, held_out.recall
+    (0.5, 0.5)
+
+    On the tuning split the gate looked perfect; on fresh queries it lets one of two
+    unanswerable questions through and blocks half of the answerable ones.
+    """
+    if not isinstance(sweep, ThresholdSweep):
+        raise InputTypeError(f"sweep must be a ThresholdSweep (from threshold_sweep), got "
+                             f"{type(sweep).__name__}")
+    threshold = _check_threshold(threshold)
+    per_query = sweep.per_query(threshold)
+    a = per_query["answerable"].to_numpy()
+    row = sweep.at(threshold)
+
+    def interval(values):
+        if not len(values):
+            return None
+        return bootstrap_ci(values, confidence=confidence, n_resamples=n_resamples,
+                            seed=seed, bounds=(0, 1))
+
+    return ThresholdChoice(
+        threshold=threshold, rule=rule,
+        false_answer_rate=float(row["false_answer_rate"]),
+        answer_rate=float(row["answer_rate"]), recall=float(row["recall"]),
+        precision=float(row["precision"]),
+        false_answer_rate_ci=interval(per_query["answered"].to_numpy()[~a].astype(float)),
+        recall_ci=interval(per_query["recall"].to_numpy()[a]),
+        n_answerable=int(a.sum()), n_unanswerable=int((~a).sum()), system=sweep.system)
+
+
+def threshold_for(sweep: ThresholdSweep, *, max_false_answer_rate: float,
+                  confidence: float = 0.95, n_resamples: int = 10_000,
+                  seed: int = 0) -> ThresholdChoice:
+    """The lowest threshold whose false-answer rate is at most a target.
+
+    The rule: among the sweep's thresholds (every distinct score, and ``inf``), the
+    lowest ``t`` with ``false_answer_rate(t) <= max_false_answer_rate``. The
+    false-answer rate never rises with the threshold, so every higher threshold meets
+    the target too, with recall no higher: this is the threshold that keeps the most
+    answers within the budget of false ones. When no score meets it, the answer is
+    ``inf``: abstain always.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep
+        From :func:`threshold_sweep`; it needs at least one unanswerable query.
+    max_false_answer_rate : float
+        The target, from 0 to 1 (0.05: at most one unanswerable question in twenty gets
+        an answer).
+    confidence, n_resamples, seed
+        The bootstrap intervals, as in :func:`abstention_at`.
+
+    Returns
+    -------
+    ThresholdChoice
+        Measured on the same queries: an optimistic estimate of what the threshold
+        does on new ones (see :func:`abstention_at` for a held-out measurement).
+
+    Examples
+    --------
+    >>> run = {"q1": {"a": 0.9, "x": 0.6}, "q2": {"y": 0.8, "b": 0.5},
+    ...        "q3": {"z": 0.7}, "q4": {"w": 0.4}}
+    >>> qrels = {"q1": {"a"}, "q2": {"b"}, "q3": set(), "q4": set()}
+    >>> sweep = threshold_sweep(run, qrels)
+    >>> choice = threshold_for(sweep, max_false_answer_rate=0.5)
+    >>> choice.threshold, choice.false_answer_rate, choice.recall
+    (0.5, 0.5, 1.0)
+    >>> threshold_for(sweep, max_false_answer_rate=0.0).threshold
+    0.8
+    """
+    threshold, rule = _lowest_meeting(sweep, max_false_answer_rate)
+    return abstention_at(sweep, threshold, confidence=confidence, n_resamples=n_resamples,
+                         seed=seed, rule=rule)
+
+
+def _lowest_meeting(sweep: ThresholdSweep, target) -> tuple[float, str]:
+    """:func:`threshold_for`'s rule: the threshold, and the rule in words."""
+    if not isinstance(sweep, ThresholdSweep):
+        raise InputTypeError(f"sweep must be a ThresholdSweep (from threshold_sweep), got "
+                             f"{type(sweep).__name__}")
+    if isinstance(target, bool) or not isinstance(target, numbers.Real) or math.isnan(target):
+        raise InputTypeError(f"max_false_answer_rate must be a number, got {target!r}")
+    if not 0 <= target <= 1:
+        raise InputValueError(f"max_false_answer_rate must be between 0 and 1, got {target!r}")
+    if sweep.n_unanswerable == 0:
+        raise InputValueError("no query is unanswerable: a false-answer rate needs "
+                              "questions with no relevant doc (or answerable=False)")
+    table = sweep.table
+    meets = np.flatnonzero(table["false_answer_rate"].to_numpy() <= target)
+    threshold = float(table["threshold"].to_numpy()[meets[0]])
+    return threshold, f"the lowest threshold with false-answer rate <= {target:g}"
+
+
+def abstention_report(runs: Mapping, qrels, *, max_false_answer_rate: float,
+                      answerable=None, tune_queries=None, relevance_level: float = 1,
+                      confidence: float = 0.95, n_resamples: int = 10_000,
+                      seed: int = 0) -> pd.DataFrame:
+    """Each system's threshold for a false-answer rate, and what it gives.
+
+    For each run: :func:`threshold_sweep`, :func:`threshold_for` the target, and, with
+    ``tune_queries``, the threshold chosen on those queries and measured on all the
+    others (:func:`abstention_at`), as it should be: never tune on the test set.
+
+    Parameters
+    ----------
+    runs : mapping
+        ``{system name: run}``, each run as :func:`threshold_sweep` takes it.
+    qrels, answerable, relevance_level
+        As in :func:`threshold_sweep`.
+    max_false_answer_rate : float
+        The target of :func:`threshold_for`.
+    tune_queries : iterable of query ids, optional
+        The split to choose each threshold on; the numbers are measured on the other
+        queries. By default the threshold is chosen and measured on every query (an
+        optimistic measurement, said in the ``measured_on`` column).
+    confidence, n_resamples, seed
+        The bootstrap intervals (:func:`abstention_at`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system (index ``system``): ``threshold``, ``false_answer_rate`` with
+        ``false_answer_rate_low`` and ``_high``, ``recall`` with ``recall_low`` and
+        ``_high``, ``answer_rate``, ``precision``, ``n_answerable``, ``n_unanswerable``,
+        ``measured_on``.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a"}, "q2": {"b"}, "q3": set(), "q4": set()}
+    >>> runs = {"bm25": {"q1": {"a": 3.0}, "q2": {"b": 2.0}, "q3": {"c": 2.5},
+    ...                  "q4": {"d": 1.0}},
+    ...         "dense": {"q1": {"a": 0.9}, "q2": {"b": 0.8}, "q3": {"c": 0.4},
+    ...                   "q4": {"d": 0.3}}}
+    >>> report = abstention_report(runs, qrels, max_false_answer_rate=0.0)
+    >>> report[["threshold", "false_answer_rate", "recall", "measured_on"]]
+    ... # doctest: +NORMALIZE_WHITESPACE
+            threshold  false_answer_rate  recall          measured_on
+    system
+    bm25          3.0                0.0     0.5  the queries it was chosen on
+    dense         0.8                0.0     1.0  the queries it was chosen on
+    """
+    if not isinstance(runs, Mapping) or not runs:
+        raise InputTypeError("runs must be a non-empty mapping {system name: run}, got "
+                             f"{type(runs).__name__}")
+    rows = {}
+    for name, run in runs.items():
+        _check_is_a_run(name, run)
+        if tune_queries is None:
+            sweep = threshold_sweep(run, qrels, answerable=answerable,
+                                    relevance_level=relevance_level, system=name)
+            choice = threshold_for(sweep, max_false_answer_rate=max_false_answer_rate,
+                                   confidence=confidence, n_resamples=n_resamples, seed=seed)
+            where = "the queries it was chosen on"
+        else:
+            tune = list(dict.fromkeys(tune_queries))
+            tuned = threshold_sweep(run, qrels, answerable=answerable, queries=tune,
+                                    relevance_level=relevance_level, system=name)
+            threshold, rule = _lowest_meeting(tuned, max_false_answer_rate)
+            every = threshold_sweep(run, qrels, answerable=answerable,
+                                    relevance_level=relevance_level, system=name)
+            held_out = [q for q in every.query_ids.tolist() if q not in set(tune)]
+            if not held_out:
+                raise InputValueError("tune_queries holds every query: none is left to "
+                                      "measure the threshold on")
+            test = threshold_sweep(run, qrels, answerable=answerable, queries=held_out,
+                                   relevance_level=relevance_level, system=name)
+            choice = abstention_at(test, threshold, confidence=confidence,
+                                   n_resamples=n_resamples, seed=seed,
+                                   rule=f"{rule}, chosen on {len(tune)} tuning queries")
+            where = f"{len(held_out)} held-out queries"
+        far, rec = choice.false_answer_rate_ci, choice.recall_ci
+        rows[name] = {
+            "threshold": choice.threshold,
+            "false_answer_rate": choice.false_answer_rate,
+            "false_answer_rate_low": math.nan if far is None else far.low,
+            "false_answer_rate_high": math.nan if far is None else far.high,
+            "recall": choice.recall,
+            "recall_low": math.nan if rec is None else rec.low,
+            "recall_high": math.nan if rec is None else rec.high,
+            "answer_rate": choice.answer_rate,
+            "precision": choice.precision,
+            "n_answerable": choice.n_answerable,
+            "n_unanswerable": choice.n_unanswerable,
+            "measured_on": where,
+        }
+    report = pd.DataFrame.from_dict(rows, orient="index")
+    report.index.name = "system"
+    return report
+
+
+def _check_is_a_run(name, run) -> None:
+    """``{name: run}``, not a run given where the systems go (``{query_id: {doc: score}}``)."""
+    if isinstance(run, Mapping) and run:
+        first = next(iter(run.values()))
+        if isinstance(first, numbers.Real) and not isinstance(first, bool):
+            raise InputTypeError(
+                f"runs[{name!r}] maps ids to numbers: runs must be {{system name: run}}; "
+                "was one run given? Pass {'my_system': run}")
