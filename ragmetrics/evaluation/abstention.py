@@ -415,7 +415,7 @@ def threshold_sweep(run, qrels, *, answerable=None, queries=None, relevance_leve
     if not finite.all():
         i = int(np.flatnonzero(~finite)[0])
         raise InputValueError(f"run: query {scored.query.iloc[i]!r}, doc {scored.doc.iloc[i]!r} "
-                              f"has score {scored.value[i]!r}: a threshold needs finite "
+                              f"has score {float(scored.value[i])!r}: a threshold needs finite "
                               "scores")
 
     # The queries: judged, with or without rows, and those answerable= names.
@@ -433,11 +433,13 @@ def threshold_sweep(run, qrels, *, answerable=None, queries=None, relevance_leve
     rel_doc = judged.doc[relevant_rows].reset_index(drop=True)
     num_relevant = np.bincount(rel_query, minlength=len(ids))
     answerable_q = num_relevant > 0
-    for q, flag in flags.items():
-        at = index.get_indexer([q])[0]
-        if at >= 0 and flag != answerable_q[at]:
-            why = ("has no relevant doc" if flag else
-                   f"has {num_relevant[at]} relevant doc(s)")
+    if flags:
+        flagged = np.array(list(flags.values()), dtype=bool)
+        at = index.get_indexer(pd.Index(list(flags), dtype=object))
+        wrong = np.flatnonzero((at >= 0) & (flagged != answerable_q[np.maximum(at, 0)]))
+        if len(wrong):
+            q, flag, n = list(flags)[wrong[0]], bool(flagged[wrong[0]]), at[wrong[0]]
+            why = "has no relevant doc" if flag else f"has {num_relevant[n]} relevant doc(s)"
             raise InputValueError(f"query {q!r} is marked answerable={flag} but {why} at "
                                   f"relevance_level {level:g}")
 
