@@ -21,7 +21,19 @@ from .errors import (
     RankOrderWarning,
     RetrieverError,
 )
-from .evaluation import Evaluation, MetricCurves, evaluate, metric_curves, metrics_over_k
+from .evaluation import (
+    Evaluation,
+    MetricCurves,
+    ThresholdChoice,
+    ThresholdSweep,
+    abstention_at,
+    abstention_report,
+    evaluate,
+    metric_curves,
+    metrics_over_k,
+    threshold_for,
+    threshold_sweep,
+)
 from .io import (
     Dataset,
     match_texts,
@@ -87,6 +99,9 @@ __all__ = [  # noqa: RUF022 (grouped by layer)
     "read_golden", "read_qrels", "read_results", "read_run", "read_trec_qrels",
     "read_trec_run", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
     "metrics_over_k",
+    # questions with no answer: a score threshold, false answers and abstention
+    "threshold_sweep", "ThresholdSweep", "threshold_for", "ThresholdChoice", "abstention_at",
+    "abstention_report",
     # your data set and your retriever (io, runners): layouts, texts, retrievers run
     "read_dataset", "Dataset", "read_ragas_samples", "match_texts", "run_retriever",
     "run_from_documents", "latency_summary", "RetrieverRun", "RetrieverError",

@@ -304,6 +304,12 @@ FIXED_CONVENTIONS: tuple[tuple[str, str, str], ...] = (
      "and where it is (file and line, or query and doc), rather than tying or swapping "
      "docs; one a float holds (2^60) is taken, and a score written with a fraction or an "
      "exponent is read as the nearest float, as trec_eval reads every score")),
+    ("a query with no relevant doc, under a score threshold", "(always, in threshold_sweep)",
+     ("unanswerable (or marked answerable=False): it counts in the false-answer rate when "
+     "it keeps a result scored >= the threshold (a score equal to the threshold is kept), "
+     "and never in recall, precision or the answer rate, which average over the answerable "
+     "queries; a flag that contradicts the judgments is an error, as is a run without "
+     "scores")),
     ("ids of different types", "always an error",
      ("\"42\" and 42 never match; instead of scoring zero overlap, a TypeError names an id "
      "of each kind")),

@@ -36,6 +36,7 @@ __all__ = [
     "plot_ndcg_breakdown",
     "plot_per_query",
     "plot_ranking",
+    "plot_threshold_sweep",
 ]
 
 #: The only colors the plots use: Okabe & Ito's palette, readable with every common form
@@ -525,4 +526,110 @@ def plot_per_query(per_query: pd.DataFrame, *, metrics: Iterable | None = None, 
     # Above the plot, beside the title: inside, it would hide the points at 0 or 1.
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False,
               borderaxespad=0.1)
+    return ax
+
+
+# -- questions with no answer: a score threshold's risk and coverage --------------------------
+
+
+def plot_threshold_sweep(sweep, *, ax=None, mark=None, y: str = "recall",
+                         label: str | None = None, color: str | None = None):
+    """Draw the false-answer rate against answerable recall, one point per threshold.
+
+    The risk-coverage view of a score threshold (selective prediction): each point is a
+    threshold of :func:`ragmetrics.threshold_sweep`; going right lowers the threshold,
+    answering more (recall rises) and answering where there is no answer more (the
+    false-answer rate rises). The curve runs from (0, 0), abstain always, to the point
+    where every query answers. Draw several systems on one Axes, with ``label``.
+
+    Parameters
+    ----------
+    sweep : ThresholdSweep or pandas.DataFrame
+        From :func:`ragmetrics.threshold_sweep` (or its ``.table``).
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new figure.
+    mark : float or ThresholdChoice, optional
+        A threshold to mark (gid ``"chosen-threshold"``): a number, or what
+        :func:`ragmetrics.threshold_for` returns. Its point is the sweep's at that
+        threshold (the lowest row at or above it).
+    y : {"recall", "answer_rate"}, default "recall"
+        What the vertical axis shows: recall of the kept results, or the share of
+        answerable queries that answer.
+    label : str, optional
+        The line's legend label; by default the sweep's system name, if any.
+    color : str, optional
+        The line's color; by default the palette's blue.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from ragmetrics import threshold_for, threshold_sweep
+    >>> run = {"q1": {"a": 0.9, "x": 0.6}, "q2": {"y": 0.8, "b": 0.5},
+    ...        "q3": {"z": 0.7}, "q4": {"w": 0.4}}
+    >>> sweep = threshold_sweep(run, {"q1": {"a"}, "q2": {"b"}, "q3": set(), "q4": set()})
+    >>> fig, ax = plt.subplots()
+    >>> ax = plot_threshold_sweep(sweep, ax=ax, mark=threshold_for(sweep,
+    ...                           max_false_answer_rate=0.0), label="bm25")
+    >>> line = ax.get_lines()[0]
+    >>> line.get_xdata().tolist(), line.get_ydata().tolist()
+    ([0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 0.5, 0.5, 1.0, 1.0])
+    >>> [child.get_offsets().tolist() for child in ax.collections
+    ...  if child.get_gid() == "chosen-threshold"]
+    [[[0.0, 0.5]]]
+    >>> plt.close(fig)
+    """
+    table = getattr(sweep, "table", sweep)
+    if not isinstance(table, pd.DataFrame):
+        raise InputTypeError("sweep must be a ThresholdSweep or its table, got "
+                             f"{type(sweep).__name__}")
+    check_choice(y, ("recall", "answer_rate"), "y")
+    needed = ("threshold", "false_answer_rate", y)
+    missing = [c for c in needed if c not in table.columns]
+    if missing:
+        raise InputValueError(f"the sweep has no column {missing[0]!r}: is it "
+                              "threshold_sweep(...).table?")
+    if not len(table) or table["false_answer_rate"].isna().all():
+        raise InputValueError("the sweep has no unanswerable query: there is no false-answer "
+                              "rate to draw")
+    ordered = table.sort_values("threshold", ascending=False)
+    x = ordered["false_answer_rate"].to_numpy(dtype=float)
+    values = ordered[y].to_numpy(dtype=float)
+    if label is None:
+        label = getattr(sweep, "system", None)
+    ax = _new_axes(ax, figsize=(5.2, 4.2))
+    color = PALETTE["blue"] if color is None else color
+    ax.plot(x, values, color=color, linewidth=1.8, marker="o" if len(x) <= 40 else None,
+            markersize=3.5, drawstyle="default",
+            label=None if label is None else _literal(label))
+    if mark is not None:
+        threshold = getattr(mark, "threshold", mark)
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
+                or math.isnan(threshold):
+            raise InputTypeError("mark must be a threshold (a number) or what threshold_for "
+                                 f"returns, got {mark!r}")
+        ascending = table.sort_values("threshold")
+        at = int(np.searchsorted(ascending["threshold"].to_numpy(dtype=float), threshold))
+        at = min(at, len(ascending) - 1)
+        point = ascending.iloc[at]
+        px, py = float(point["false_answer_rate"]), float(point[y])
+        ax.scatter([px], [py], s=60, color=PALETTE["vermillion"], zorder=3,
+                   gid="chosen-threshold", edgecolors="white", linewidths=0.8)
+        ax.annotate(f"t = {threshold:g}", xy=(px, py), xytext=(6, -12),
+                    textcoords="offset points", fontsize=9, color="0.2",
+                    bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "linewidth": 0})
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_xlabel("false-answer rate (unanswerable queries answered)")
+    ax.set_ylabel("recall (answerable queries)" if y == "recall"
+                  else "answer rate (answerable queries)")
+    ax.grid(True, color="0.9", linewidth=0.8)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    if label is not None:
+        ax.legend(loc="lower right", fontsize=9, frameon=False)
     return ax

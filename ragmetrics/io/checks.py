@@ -360,6 +360,69 @@ def check_texts(column: Column, *, missing_ok: bool = False) -> pd.Series | Bad:
     return pd.Series([None if v is MISSING else v for v in values], dtype=str)
 
 
+# -- flags (answerable) ------------------------------------------------------------------
+
+#: How a flag may be written in a CSV or TSV cell (any case): the text of a boolean, 1 or 0.
+FLAG_TEXTS = {"true": True, "false": False, "1": True, "0": False}
+
+
+def flag_problem(value, name: str, *, typed: bool) -> str | None:
+    """What is wrong with ``value`` as a flag (``answerable``), or None.
+
+    Typed files (JSONL, Parquet): a boolean, or the integer 1 or 0. Text files: ``true``,
+    ``false`` (any case), ``1`` or ``0``.
+    """
+    return None if _flag_of(value, typed) is not None else (
+        f"this line has no key {name!r}, which other lines have" if value is MISSING
+        else f"{name} must be true or false (or 1 or 0), got {_shown(value)}")
+
+
+def _flag_of(value, typed: bool) -> bool | None:
+    if value is MISSING or value is None:
+        return None
+    if not typed:
+        return FLAG_TEXTS.get(str(value).lower()) if isinstance(value, str) else None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (numbers.Integral, np.integer)) and value in (0, 1):
+        return bool(value)
+    return None
+
+
+def check_flags(column: Column) -> np.ndarray | Bad:
+    """A bool column, or the first value that is not a flag (:func:`flag_problem`).
+
+    Each distinct value is judged once: a column of a million flags holds two or four.
+    """
+    values = column.values
+    array = arrow_array(values)
+    if array is not None:  # Arrow: its own dictionary of the few distinct values
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks()
+        encoded = pc.dictionary_encode(array)
+        uniques = encoded.dictionary.to_pylist()
+        indices = encoded.indices
+        if indices.null_count:  # a missing value: a code of its own
+            indices = pc.fill_null(indices, pa.scalar(len(uniques), indices.type))
+            uniques = [*uniques, None]
+        codes = indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    else:
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    flags = np.zeros(len(uniques), dtype=bool)
+    first_bad = None
+    for i, value in enumerate(uniques):
+        flag = _flag_of(value, column.typed)
+        if flag is None:
+            row = int(np.argmax(codes == i))
+            if first_bad is None or row < first_bad[0]:
+                first_bad = (row, value)
+        else:
+            flags[i] = flag
+    if first_bad is not None:
+        return Bad(first_bad[0], flag_problem(first_bad[1], column.name, typed=column.typed))
+    return flags[codes]
+
+
 # -- numbers --------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from ..validation import check_choice
 from .arrow import InDoubt, arrow_array, frame, memory_pool
 from .checks import (
     Bad,
+    check_flags,
     check_ids,
     check_integers,
     check_numbers,
@@ -184,7 +185,12 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     A file with both ``doc_id`` and ``relevant_ids`` is refused, as is a wide file with a
     ``relevance`` column (the wide form has no grades: use the long form for graded
     judgments) or with two rows for one query, and a doc judged twice for one query
-    (which grade would count?). Other columns, such as the question text, are ignored.
+    (which grade would count?). An ``answerable`` column (``true``/``false`` or ``1``/``0``
+    in CSV and TSV, any case; booleans or 1/0 in JSONL and Parquet) is kept, as bools: it
+    marks the questions that have no answer (:func:`ragmetrics.threshold_sweep`); in the
+    long form such a question needs a row (a doc judged 0), in the wide form a wide row
+    with an empty list gives none, so name it in the questions instead. Other columns,
+    such as the question text, are ignored.
     A wide row with an empty list gives no rows, as that query would have no line in
     the long form.
 
@@ -202,7 +208,8 @@ def read_golden(path, *, format: str | None = None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         The qrels shape: columns ``query_id`` and ``doc_id`` (str) and ``relevance``
-        (int64), in file order (wide lists in list order).
+        (int64), in file order (wide lists in list order); and ``answerable`` (bool) when
+        the file has that column.
 
     Raises
     ------
@@ -271,15 +278,26 @@ def _golden(table: Table) -> pd.DataFrame:
         )
         queries, docs, _, records = _wide_rows(table, "relevant_ids")
         grades = np.ones(len(docs), dtype=np.int64)
+        flags = None
+        if "answerable" in table.columns:
+            (flags,) = _checked(table, check_flags(table.column("answerable")))
+            flags = flags[records]
     else:
         checks = [lambda: check_ids(table.column("query_id")),
                   lambda: check_ids(table.column("doc_id"))]
         if "relevance" in table.columns:
             checks.append(lambda: check_integers(table.column("relevance")))
+        if "answerable" in table.columns:
+            checks.append(lambda: check_flags(table.column("answerable")))
         queries, docs, *rest = _checked(table, *check_together(len(table), *checks))
-        grades = rest[0] if rest else np.ones(len(docs), dtype=np.int64)
+        grades = (rest.pop(0) if "relevance" in table.columns
+                  else np.ones(len(docs), dtype=np.int64))
+        flags = rest[0] if rest else None
         records = None  # one row per record
-    golden = frame({"query_id": queries, "doc_id": docs, "relevance": grades})
+    columns = {"query_id": queries, "doc_id": docs, "relevance": grades}
+    if flags is not None:
+        columns["answerable"] = flags
+    golden = frame(columns)
     refuse_repeated_pairs(golden, table.path, _lines_of(table, records), table.unit,
                           table.source)
     return golden

@@ -16,6 +16,7 @@ expected numbers by hand. The defaults reproduce trec_eval.
 | Judged query missing from the run     | test_query_missing_from_the_run,                 |
 |                                       | test_query_missing_from_the_run_skip             |
 | Query in the run but not judged       | test_query_missing_from_the_qrels                |
+| No relevant doc, under a threshold    | test_no_relevant_doc_under_a_score_threshold     |
 | Cut-off k                             | test_k_must_be_a_positive_int (and test_k_*),    |
 |                                       | test_k_beyond_the_list_precision_divides_by_k    |
 | Id types                              | test_ids_of_different_types_never_match_silently |
@@ -269,6 +270,20 @@ def test_query_missing_from_the_run_skip():
     assert list(result.per_query.index) == ["q1"]
     assert result.summary.to_dict() == {"mrr": 1.0, "recall@2": 1.0}
     assert result.queries_missing_from_run == ("q2",)
+
+
+def test_no_relevant_doc_under_a_score_threshold():
+    from ragmetrics import threshold_sweep
+
+    # q2 has no relevant doc: at threshold 0.5 its result scored exactly 0.5 is kept, a
+    # false answer; it never enters recall (q1's alone: 1/2) nor the answer rate.
+    run = {"q1": {"a": 0.9, "b": 0.2}, "q2": {"c": 0.5}}
+    row = threshold_sweep(run, {"q1": {"a", "b"}, "q2": set()}).at(0.5)
+    assert (row["false_answer_rate"], row["recall"], row["answer_rate"]) == (1.0, 0.5, 1.0)
+    assert threshold_sweep(run, {"q1": {"a", "b"}, "q2": set()}).at(0.51)[
+        "false_answer_rate"] == 0.0
+    with pytest.raises(ValueError, match="marked answerable=True but has no relevant"):
+        threshold_sweep(run, {"q1": {"a"}, "q2": set()}, answerable={"q2": True})
 
 
 def test_query_missing_from_the_qrels():

@@ -23,6 +23,7 @@ from ragmetrics.plotting import (
     plot_ndcg_breakdown,
     plot_per_query,
     plot_ranking,
+    plot_threshold_sweep,
 )
 from ragmetrics.teaching import load_example
 
@@ -351,6 +352,59 @@ def test_per_query_validation(ax, per_query):
         plot_per_query(per_query, metrics=[], ax=ax)
     with pytest.raises(TypeError, match="column 'name' of per_query must hold scores"):
         plot_per_query(per_query.assign(name="x"), metrics=["name"], ax=ax)
+
+
+# -- plot_threshold_sweep ------------------------------------------------------------------
+
+
+@pytest.fixture
+def sweep():
+    from ragmetrics import threshold_sweep
+
+    run = {"q1": {"a": 0.9, "x": 0.6}, "q2": {"y": 0.8, "b": 0.5},
+           "q3": {"z": 0.7}, "q4": {"w": 0.4}}
+    return threshold_sweep(run, {"q1": {"a"}, "q2": {"b"}, "q3": set(), "q4": set()},
+                           system="bm25 $x$")
+
+
+def test_threshold_sweep_draws_the_table_from_abstain_always_to_answer_always(ax, sweep):
+    plot_threshold_sweep(sweep, ax=ax)
+    (line,) = ax.get_lines()
+    table = sweep.table.iloc[::-1]  # thresholds descending: inf first
+    assert line.get_xdata().tolist() == table["false_answer_rate"].tolist()
+    assert line.get_ydata().tolist() == table["recall"].tolist()
+    assert (line.get_xdata()[0], line.get_ydata()[0]) == (0, 0)
+    assert shown(line.get_label()) == "bm25 $x$"  # the system's name, drawn literally
+    assert ax.get_xlabel().startswith("false-answer rate")
+    draws(ax)
+
+
+def test_threshold_sweep_marks_the_chosen_threshold(ax, sweep):
+    from ragmetrics import threshold_for
+
+    choice = threshold_for(sweep, max_false_answer_rate=0.5, n_resamples=100)
+    plot_threshold_sweep(sweep, ax=ax, mark=choice, y="answer_rate")
+    (marked,) = [c for c in ax.collections if c.get_gid() == "chosen-threshold"]
+    assert marked.get_offsets().tolist() == [[choice.false_answer_rate, choice.answer_rate]]
+    assert texts(ax) == ["t = 0.5"]
+    # A number between two scores marks the next threshold up: 0.65 reads as 0.7.
+    _fig, other = plt.subplots()
+    plot_threshold_sweep(sweep.table, ax=other, mark=0.65)
+    (marked,) = [c for c in other.collections if c.get_gid() == "chosen-threshold"]
+    assert marked.get_offsets().tolist() == [[0.5, 0.5]]
+
+
+def test_threshold_sweep_validation(ax, sweep):
+    from ragmetrics import threshold_sweep
+
+    with pytest.raises(TypeError, match="sweep must be a ThresholdSweep or its table"):
+        plot_threshold_sweep([1, 2], ax=ax)
+    with pytest.raises(ValueError, match="y must be one of"):
+        plot_threshold_sweep(sweep, ax=ax, y="precision")
+    with pytest.raises(TypeError, match="mark must be a threshold"):
+        plot_threshold_sweep(sweep, ax=ax, mark="high")
+    with pytest.raises(ValueError, match="no unanswerable query"):
+        plot_threshold_sweep(threshold_sweep({"q1": {"a": 1.0}}, {"q1": {"a"}}), ax=ax)
 
 
 def test_every_plot_leaves_rcparams_alone():
