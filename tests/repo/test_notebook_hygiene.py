@@ -42,6 +42,7 @@ EXPECTED = (
     "11_precision_recall_curves.ipynb",
     "12_where_judgments_come_from.ipynb",
     "13_capstone_change_the_retriever.ipynb",
+    "14_closing_quiz.ipynb",
 )
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"
