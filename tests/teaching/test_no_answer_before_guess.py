@@ -31,6 +31,7 @@ OWNED = [
     "07_when_metrics_lie.ipynb",
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
+    "12_where_judgments_come_from.ipynb",
 ]
 
 DETAILS = re.compile(r"<details>(.*?)</details>", re.DOTALL)
