@@ -37,8 +37,10 @@ OWNED = [
     "07_when_metrics_lie.ipynb",
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
+    "12_where_judgments_come_from.ipynb",
     "14_closing_quiz.ipynb",
 ]
+
 
 def _read(name: str):
     return nbformat.read(NOTEBOOKS / name, as_version=4)
