@@ -78,6 +78,45 @@ def test_the_scan_finds_a_printed_answer():
     assert any("'smallest k with Recall@k = 1' = 6" in f for f in found)
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def widget_state(nb, end: int) -> str:
+    """The stored state (as JSON text) of the widgets displayed in ``nb.cells[:end]``, with
+    every model they refer to (``IPY_MODEL_<id>``: layouts, children)."""
+    models = nb.metadata.get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    todo = [out["data"][WIDGET_VIEW]["model_id"] for cell in nb.cells[:end]
+            for out in cell.get("outputs", []) if WIDGET_VIEW in out.get("data", {})]
+    seen: dict[str, str] = {}
+    while todo:
+        model_id = todo.pop()
+        if model_id in seen or model_id not in models:
+            continue
+        seen[model_id] = json.dumps(models[model_id])
+        todo += re.findall(r"IPY_MODEL_([0-9a-f]+)", seen[model_id])
+    return "\n".join(seen.values())
+
+
+def test_the_widget_scan_reads_the_widgets_shown_up_to_its_end():
+    def shows(model_id):
+        return nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": model_id}})
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("board"), nbformat.v4.new_code_cell("later")]
+    nb.cells[0].outputs = [shows("aa01")]
+    nb.cells[1].outputs = [shows("bb02")]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {
+        "aa01": {"state": {"layout": "IPY_MODEL_cc03"}},
+        "bb02": {"state": {"value": 0.3333333333333333}},
+        "cc03": {"state": {"width": "0.6667px"}},
+    }}}
+    assert "0.6667" in widget_state(nb, 1)      # a child model (its layout) is read too
+    assert "0.3333" not in widget_state(nb, 1)  # the widget shown after the end is not
+    assert "0.3333" in widget_state(nb, 2)
+    assert widget_state(nb, 0) == ""
+
+
 DUMP = ("import json\nfrom ragmetrics.teaching import recorded_answers\n"
         "print(json.dumps({q: a.value for q, a in recorded_answers().items()}))")
 
@@ -104,12 +143,13 @@ def test_run_all_shows_no_answer_and_the_stated_solutions_are_right(name, tmp_pa
             assert float(value) == int(shown), f"{name}: {question!r} is {value}, stated {shown}"
     assert not leaks(nb, stated)
     # The widget state is the whole notebook's: a value already shown before its question
-    # was asked (a starting board, an earlier lesson) is no answer given away.
-    state = json.dumps(nb.metadata.get("widgets", {}))
+    # was asked (a starting board, an earlier lesson) is no answer given away, and neither is
+    # a widget first displayed after the question's section (as with the outputs).
     for question, rest in stated.items():
         value = stated_value(rest)
         start = asked_in(nb, question)
         before = "\n".join(outputs_text(c) for c in nb.cells[:start])
         shown = f"{float(value):.4f}" if "." in value else ""
         if shown and float(value) not in (0.0, 1.0) and shown not in before:
+            state = widget_state(nb, _section_end(nb, start))
             assert shown not in state, f"{name}: widget state shows {question!r}"
