@@ -198,8 +198,13 @@ _WIDE_TABLES = """() => {
 }"""
 
 
+# The pages with the book's widest tables (pandas outputs over 1,000 px wide).
+WIDE_TABLE_PAGES = ("08_evaluate_your_retriever", "08b_statistics_and_decisions",
+                    "09_chunking_changes_the_answer")
+
+
 def test_wide_tables_scroll_inside_the_text_column(book):
-    """In Chromium at 1280 x 800, the book's widest tables (notebooks 08 and 09: pandas
+    """In Chromium at 1280 x 800, the book's widest tables (notebooks 08, 08b and 09: pandas
     outputs over 1,000 px wide) stay inside the text column and scroll sideways."""
     import shutil
 
@@ -214,7 +219,7 @@ def test_wide_tables_scroll_inside_the_text_column(book):
                                         args=["--no-sandbox", "--disable-gpu"])
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
-                for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
+                for name in WIDE_TABLE_PAGES:
                     page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
                     found[name] = page.evaluate(_WIDE_TABLES)
             finally:
@@ -236,7 +241,7 @@ def test_wide_tables_scroll_inside_the_text_column(book):
     if failed:
         raise failed[0]
     wide = 0
-    for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
+    for name in WIDE_TABLE_PAGES:
         tables = found[name]
         assert tables, name
         assert [t for t in tables if not t["inside"]] == [], name

@@ -36,6 +36,7 @@ EXPECTED = (
     "06_worked_example_cancellation.ipynb",
     "07_when_metrics_lie.ipynb",
     "08_evaluate_your_retriever.ipynb",
+    "08b_statistics_and_decisions.ipynb",
     "09_chunking_changes_the_answer.ipynb",
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
@@ -45,7 +46,8 @@ EXPECTED = (
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"
 
-NAME_RE = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
+# NN_name, or NNx_name for a notebook in two parts (08, then 08b).
+NAME_RE = re.compile(r"^\d\d[a-z]?_[a-z0-9_]+\.ipynb$")
 
 # What the first code cell may import: the package and the standard scientific stack.
 FIRST_CELL_MODULES = {"math", "numpy", "pandas", "matplotlib", "matplotlib.pyplot"}
@@ -161,7 +163,7 @@ def test_no_unexpected_notebooks():
 
 
 def test_numbers_are_contiguous_from_00():
-    numbers = sorted(int(p.name[:2]) for p in NOTEBOOKS if NAME_RE.match(p.name))
+    numbers = sorted({int(p.name[:2]) for p in NOTEBOOKS if NAME_RE.match(p.name)})
     assert numbers == list(range(len(numbers))), f"notebook numbers must be 00..N, got {numbers}"
 
 
@@ -184,7 +186,8 @@ def test_no_notebooks_outside_the_notebooks_folder():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_name(path):
-    assert NAME_RE.match(path.name), f"{path.name} must look like NN_snake_case.ipynb"
+    assert NAME_RE.match(path.name), (
+        f"{path.name} must look like NN_snake_case.ipynb (or NNb_... for a second part)")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
@@ -332,14 +335,20 @@ def test_relative_notebook_links_resolve(path):
 # --- lessons (every notebook but the index) --------------------------------------------
 
 
+def _checks_something(cell) -> bool:
+    """An ``assert``, or a check cell's ``verify({...})`` (ragmetrics.teaching.page_checks)."""
+    tree = _parse(cell.source)
+    if any(isinstance(node, ast.Assert) for node in ast.walk(tree)):
+        return True
+    return "check" in _tags(cell) and any(
+        isinstance(node, ast.Call) and getattr(node.func, "id", None) == "verify"
+        for node in ast.walk(tree))
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=_ids(LESSONS))
 def test_lesson_has_a_by_hand_assert(path):
-    asserts = [
-        i
-        for i, cell in enumerate(_code_cells(_read(path)))
-        if any(isinstance(node, ast.Assert) for node in ast.walk(_parse(cell.source)))
-    ]
-    assert asserts, f"{path.name}: no code cell asserts a hand computation against the library"
+    checks = [i for i, cell in enumerate(_code_cells(_read(path))) if _checks_something(cell)]
+    assert checks, f"{path.name}: no code cell checks a hand computation against the library"
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=_ids(LESSONS))
@@ -352,12 +361,12 @@ def test_lesson_is_linked_from_the_index(path):
     assert f"]({binder})" in text, f"{INDEX} has no Binder link to {path.name}: {binder}"
 
 
-# Each notebook with a successor (by number) must hand the learner on to it.
+# Each notebook with a successor (in the teaching order) must hand the learner on to it:
+# 07 -> 08 -> 08b -> 09.
 NEXT = [
-    (p, q)
-    for p in NOTEBOOKS
-    for q in NOTEBOOKS
-    if NAME_RE.match(p.name) and NAME_RE.match(q.name) and int(q.name[:2]) == int(p.name[:2]) + 1
+    (NOTEBOOKS_DIR / p, NOTEBOOKS_DIR / q)
+    for p, q in zip(EXPECTED, EXPECTED[1:])
+    if (NOTEBOOKS_DIR / p).exists() and (NOTEBOOKS_DIR / q).exists()
 ]
 
 

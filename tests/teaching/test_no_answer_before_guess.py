@@ -29,6 +29,7 @@ OWNED = [
     "05_choosing_k.ipynb",
     "06_worked_example_cancellation.ipynb",
     "07_when_metrics_lie.ipynb",
+    "08_evaluate_your_retriever.ipynb",
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
 ]
