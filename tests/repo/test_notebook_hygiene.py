@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import json
 import re
 from pathlib import Path
@@ -365,7 +366,7 @@ def test_lesson_is_linked_from_the_index(path):
 # 07 -> 08 -> 08b -> 09.
 NEXT = [
     (NOTEBOOKS_DIR / p, NOTEBOOKS_DIR / q)
-    for p, q in zip(EXPECTED, EXPECTED[1:])
+    for p, q in itertools.pairwise(EXPECTED)
     if (NOTEBOOKS_DIR / p).exists() and (NOTEBOOKS_DIR / q).exists()
 ]
 
