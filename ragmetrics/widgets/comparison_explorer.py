@@ -165,7 +165,7 @@ class ComparisonExplorer(AccessibleWidget, front_end="comparison.js", style="com
 
     @classmethod
     def example(cls) -> ComparisonExplorer:
-        """The support demo's BM25 and dense runs (what notebook 08 explores)."""
+        """The support demo's BM25 and dense runs (what notebook 08b explores)."""
         import pandas as pd
 
         from ..comparison import compare

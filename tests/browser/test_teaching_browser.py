@@ -37,7 +37,8 @@ REPO = Path(__file__).resolve().parents[2]
 # Every notebook that displays a widget (tests/unit/widgets/test_widgets.py lists the widget classes).
 WIDGET_NOTEBOOKS = ["01_recall_at_k", "02_precision_at_k", "03_mrr", "04_ndcg", "05_choosing_k",
                     "06_worked_example_cancellation", "07_when_metrics_lie",
-                    "08_evaluate_your_retriever", "11_precision_recall_curves"]
+                    "08_evaluate_your_retriever", "08b_statistics_and_decisions",
+                    "11_precision_recall_curves"]
 
 
 @pytest.fixture(scope="module")

@@ -273,45 +273,24 @@ def test_the_book_shows_no_answer_before_it_is_opened(book):
     assert (seen["hidden before"], seen["shown after"]) == (False, True)
 
 
-def test_wide_tables_scroll_inside_the_text_column(book):
-    """In Chromium at 1280 x 800, the book's widest tables (notebooks 08 and 09: pandas
-    outputs over 1,000 px wide) stay inside the text column and scroll sideways."""
-    import shutil
+# The pages with the book's widest tables (pandas outputs over 1,000 px wide).
+WIDE_TABLE_PAGES = ("08_evaluate_your_retriever", "08b_statistics_and_decisions",
+                    "09_chunking_changes_the_answer")
 
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    sync_api = pytest.importorskip("playwright.sync_api")
+
+def test_wide_tables_scroll_inside_the_text_column(book):
+    """In Chromium at 1280 x 800, the book's widest tables (notebooks 08, 08b and 09: pandas
+    outputs over 1,000 px wide) stay inside the text column and scroll sideways."""
     found: dict = {}
 
-    def measure():  # Playwright's sync API, in a thread with no event loop of its own yet
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                        args=["--no-sandbox", "--disable-gpu"])
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
-                    page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
-                    found[name] = page.evaluate(_WIDE_TABLES)
-            finally:
-                browser.close()
+    def measure(page):
+        for name in WIDE_TABLE_PAGES:
+            page.goto((book["html"] / "notebooks" / f"{name}.html").as_uri())
+            found[name] = page.evaluate(_WIDE_TABLES)
 
-    # The browser tests' session-wide Playwright keeps an event loop running in the main
-    # thread: a second sync Playwright there would be refused, so this one has a thread.
-    failed: list[BaseException] = []
-
-    def run():
-        try:
-            measure()
-        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread, below
-            failed.append(error)
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if failed:
-        raise failed[0]
+    _in_a_browser(measure)
     wide = 0
-    for name in ("08_evaluate_your_retriever", "09_chunking_changes_the_answer"):
+    for name in WIDE_TABLE_PAGES:
         tables = found[name]
         assert tables, name
         assert [t for t in tables if not t["inside"]] == [], name

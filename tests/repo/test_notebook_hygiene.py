@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import json
 import re
 from pathlib import Path
@@ -37,6 +38,7 @@ EXPECTED = (
     "06_worked_example_cancellation.ipynb",
     "07_when_metrics_lie.ipynb",
     "08_evaluate_your_retriever.ipynb",
+    "08b_statistics_and_decisions.ipynb",
     "09_chunking_changes_the_answer.ipynb",
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
@@ -47,7 +49,8 @@ EXPECTED = (
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"
 
-NAME_RE = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
+# NN_name, or NNx_name for a notebook in two parts (08, then 08b).
+NAME_RE = re.compile(r"^\d\d[a-z]?_[a-z0-9_]+\.ipynb$")
 
 # What the first code cell may import: the package and the standard scientific stack.
 FIRST_CELL_MODULES = {"math", "numpy", "pandas", "matplotlib", "matplotlib.pyplot"}
@@ -163,7 +166,7 @@ def test_no_unexpected_notebooks():
 
 
 def test_numbers_are_contiguous_from_00():
-    numbers = sorted(int(p.name[:2]) for p in NOTEBOOKS if NAME_RE.match(p.name))
+    numbers = sorted({int(p.name[:2]) for p in NOTEBOOKS if NAME_RE.match(p.name)})
     assert numbers == list(range(len(numbers))), f"notebook numbers must be 00..N, got {numbers}"
 
 
@@ -186,7 +189,8 @@ def test_no_notebooks_outside_the_notebooks_folder():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_name(path):
-    assert NAME_RE.match(path.name), f"{path.name} must look like NN_snake_case.ipynb"
+    assert NAME_RE.match(path.name), (
+        f"{path.name} must look like NN_snake_case.ipynb (or NNb_... for a second part)")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
@@ -344,12 +348,12 @@ def test_lesson_is_linked_from_the_index(path):
     assert f"]({binder})" in text, f"{INDEX} has no Binder link to {path.name}: {binder}"
 
 
-# Each notebook with a successor (by number) must hand the learner on to it.
+# Each notebook with a successor (in the teaching order) must hand the learner on to it:
+# 07 -> 08 -> 08b -> 09.
 NEXT = [
-    (p, q)
-    for p in NOTEBOOKS
-    for q in NOTEBOOKS
-    if NAME_RE.match(p.name) and NAME_RE.match(q.name) and int(q.name[:2]) == int(p.name[:2]) + 1
+    (NOTEBOOKS_DIR / p, NOTEBOOKS_DIR / q)
+    for p, q in itertools.pairwise(EXPECTED)
+    if (NOTEBOOKS_DIR / p).exists() and (NOTEBOOKS_DIR / q).exists()
 ]
 
 

@@ -166,12 +166,15 @@ def test_erratum_10_is_in_05():
     assert "k =  5: 5 chunks in the prompt, 2,000 tokens" in outputs_of("05_choosing_k.ipynb")
 
 
-def test_the_intro_of_08_lists_its_sections():
-    nb = nbformat.read(NOTEBOOKS / "08_evaluate_your_retriever.ipynb", as_version=4)
+@pytest.mark.parametrize(("name", "sections"), [("08_evaluate_your_retriever.ipynb", 9),
+                                                ("08b_statistics_and_decisions.ipynb", 10)])
+def test_the_intro_of_08_and_08b_lists_their_sections(name, sections):
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     intro = re.findall(r"^\d+\. ", nb.cells[0].source, flags=re.MULTILINE)
-    headings = [line for c in nb.cells if c.cell_type == "markdown"
+    headings = [int(line[3:].split(".")[0]) for c in nb.cells if c.cell_type == "markdown"
                 for line in c.source.splitlines() if re.match(r"^## \d+\. ", line)]
-    assert len(intro) == len(headings) == 13
+    assert len(intro) == sections
+    assert headings == list(range(1, sections + 1))
 
 
 def test_single_query_values_are_rr_not_mrr():

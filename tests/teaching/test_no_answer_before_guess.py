@@ -14,6 +14,7 @@ solution matches them, and scans the fresh outputs and the widget state as well.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -22,6 +23,7 @@ from answer_scan import (
     asked_in,
     leaks,
     outputs_text,
+    section_end,
     stated_answers,
     stated_value,
 )
@@ -35,6 +37,7 @@ OWNED = [
     "05_choosing_k.ipynb",
     "06_worked_example_cancellation.ipynb",
     "07_when_metrics_lie.ipynb",
+    "08_evaluate_your_retriever.ipynb",
     "10_bugs_from_real_projects.ipynb",
     "11_precision_recall_curves.ipynb",
     "12_where_judgments_come_from.ipynb",
@@ -151,5 +154,5 @@ def test_run_all_shows_no_answer_and_the_stated_solutions_are_right(name, tmp_pa
         before = "\n".join(outputs_text(c) for c in nb.cells[:start])
         shown = f"{float(value):.4f}" if "." in value else ""
         if shown and float(value) not in (0.0, 1.0) and shown not in before:
-            state = widget_state(nb, _section_end(nb, start))
+            state = widget_state(nb, section_end(nb, start))
             assert shown not in state, f"{name}: widget state shows {question!r}"
