@@ -6,7 +6,8 @@ code is wrong, an ignored cell is never compared, and a stderr warning or a nump
 repr makes the comparison flaky. These tests read the ``.ipynb`` files as JSON and guard
 the conditions nbval relies on, plus the conventions of ``notebooks/AUTHORING.md``:
 thin notebooks (import the package, install nothing, fetch nothing), a by-hand
-check (a hidden ``verify`` cell) in each lesson, and an index that links every notebook locally and on Binder.
+check (a hidden ``verify`` cell) in each lesson, and an index that links every notebook
+locally and on Binder.
 
 Each check is parametrized per notebook, so a failure names the file.
 """
