@@ -20,6 +20,8 @@ a learner's own check                  120 s       notebook 10: write the failin
 (``check_your_check(...)``)
 an interactive widget                  180 s       move, watch, reset
 an ExerciseWidget item                 60 s        per item of its set
+a setting the learner chooses          120 s       notebook 13: choose, re-run, read the change
+(``K1 = 2.0  # ...``)
 =====================================  ==========  ===========================================
 
 The constants were fixed before the stated times were rewritten from them. On the course
@@ -49,12 +51,14 @@ SECONDS = {
     "own_check": 120,
     "widget": 180,
     "exercise_item": 60,
+    "setting": 120,
 }
 OUTPUT_LINES_PER_CELL = 15
 
 _WIDGET = re.compile(r"\b(?:RankingBoard|ChunkingExplorer|PrecisionRecallExplorer|"
                      r"ComparisonExplorer)\b[.(]")
 _EXERCISE_WIDGET = re.compile(r"\bExerciseWidget\(")
+_SETTING = re.compile(r"^[A-Z][A-Z0-9_]* = [^#\n]+#", re.MULTILINE)
 _ANSWER = re.compile(r"^\s*\"[^\"]+\"\s*:\s*None\b", re.MULTILINE)
 
 
@@ -72,6 +76,7 @@ class Walkthrough:
     own_checks: int
     widgets: int
     exercise_items: int
+    settings: int
 
     @property
     def minutes(self) -> float:
@@ -80,7 +85,8 @@ class Walkthrough:
                    + self.figures * SECONDS["figure"] + self.predictions * SECONDS["prediction"]
                    + self.exercise_answers * SECONDS["exercise_answer"]
                    + self.own_checks * SECONDS["own_check"] + self.widgets * SECONDS["widget"]
-                   + self.exercise_items * SECONDS["exercise_item"])
+                   + self.exercise_items * SECONDS["exercise_item"]
+                   + self.settings * SECONDS["setting"])
         return self.words / WORDS_PER_MINUTE + seconds / 60
 
 
@@ -128,4 +134,5 @@ def walkthrough(path: Path) -> Walkthrough:
         own_checks=sum(text.count("check_your_check(") for text in code),
         widgets=sum(len(_WIDGET.findall(text)) for text in code),
         exercise_items=sum(_exercise_items(text) for text in code),
+        settings=sum(len(_SETTING.findall(text)) for text in code),
     )

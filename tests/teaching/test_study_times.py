@@ -52,12 +52,14 @@ def test_the_model_charges_what_a_learner_does(tmp_path):
         nbformat.v4.new_code_cell("verify({'a': True})",
                                   metadata={"tags": ["remove-cell", "check"]}),
         nbformat.v4.new_code_cell('quiz = ExerciseWidget(["recall", "ndcg"], levels=[2, 3])'),
+        nbformat.v4.new_code_cell("K1 = 1.2  # BM25's saturation"),
     ])
     path = tmp_path / "t.ipynb"
     nbformat.write(nb, path)
     w = walkthrough(path)
-    assert (w.words, w.formulas, w.predictions, w.exercise_answers, w.exercise_items) == (
-        261, 1, 1, 1, 4)
-    assert w.code_lines == 5  # the check cell is hidden: not read
-    # 2 min of words, 30 s formula, 5 x 4 s code, 90 s prediction, 150 s answer, 4 x 60 s
-    assert w.minutes == pytest.approx(261 / 130 + (30 + 20 + 90 + 150 + 240) / 60)
+    assert (w.words, w.formulas, w.predictions, w.exercise_answers, w.exercise_items,
+            w.settings) == (261, 1, 1, 1, 4, 1)
+    assert w.code_lines == 6  # the check cell is hidden: not read
+    # 2 min of words, 30 s formula, 6 x 4 s code, 90 s prediction, 150 s answer, 4 x 60 s
+    # items, 120 s setting
+    assert w.minutes == pytest.approx(261 / 130 + (30 + 24 + 90 + 150 + 240 + 120) / 60)
