@@ -8,10 +8,10 @@ the library on purpose and watches the notebook fail:
    one bug in the copy (``MUTATION``).
 2. Run nbval with the authors' options (``NBVAL_ARGS``) and that folder first on
    ``PYTHONPATH``; the kernel inherits the environment, so it imports the copy.
-3. The mutant must FAIL the notebook. Its by-hand ``assert`` cells fail first, so a second
-   copy of the notebook with every ``assert`` turned into ``pass`` shows that the output
-   comparison alone catches the bug too: a cell's output differs, and the report shows the
-   changed number (``MUTANT_NUMBER`` instead of ``CORRECT_NUMBER``).
+3. The mutant must FAIL the notebook. Its hidden check cells (``verify``) may fail first, so
+   a second copy of the notebook without its check cells shows that the output comparison
+   alone catches the bug too: a cell's output differs, and the report shows the changed
+   number (``MUTANT_NUMBER`` instead of ``CORRECT_NUMBER``).
 4. Control: the unmutated copy passes the notebook, so the failures are the bug's doing.
 
 The two nbval runs (mutant: both notebooks; control: the real one) go in parallel.
@@ -19,7 +19,6 @@ The two nbval runs (mutant: both notebooks; control: the real one) go in paralle
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import shutil
@@ -74,22 +73,12 @@ def _mutate(package_root: Path) -> None:
     target.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def _without_asserts(source: str) -> str:
-    """The cell with every ``assert`` statement replaced by ``pass``."""
-    lines = [line.encode() for line in source.splitlines()]  # ast offsets count UTF-8 bytes
-    asserts = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assert)]
-    for node in sorted(asserts, key=lambda n: (n.lineno, n.col_offset), reverse=True):
-        first, last = node.lineno - 1, node.end_lineno - 1
-        head, tail = lines[first][: node.col_offset], lines[last][node.end_col_offset :]
-        lines[first : last + 1] = [head + b"pass" + tail] + [b""] * (last - first)
-    return "\n".join(line.decode() for line in lines)
-
-
-def _assert_free_copy(dest: Path) -> Path:
+def _check_free_copy(dest: Path) -> Path:
+    """The notebook without its check cells (tagged ``check``: one ``verify`` each)."""
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.source = _without_asserts(cell.source)
+    kept = [c for c in nb.cells if "check" not in c.metadata.get("tags", [])]
+    assert len(kept) < len(nb.cells), f"{NOTEBOOK.name} has no check cell to leave out"
+    nb.cells = kept
     dest.mkdir()
     path = dest / NOTEBOOK.name
     nbformat.write(nb, path)
@@ -138,7 +127,7 @@ def runs(tmp_path_factory):
     if not NOTEBOOK.exists():
         pytest.fail(f"{NOTEBOOK.relative_to(ROOT)} is missing")
     base = tmp_path_factory.mktemp("nbval_mutant")
-    stripped = _assert_free_copy(base / "assert_free")
+    stripped = _check_free_copy(base / "check_free")
     mutant_root = _copy_package(base / "mutant")
     _mutate(mutant_root)
     control_root = _copy_package(base / "control")
@@ -169,7 +158,7 @@ def test_mutant_changes_a_checked_output_and_nbval_shows_the_number(runs):
     failed = _failure_sections(report, runs["stripped"])
     differ = {cell: text for cell, text in failed.items() if "Cell outputs differ" in text}
     assert differ, (
-        "with the asserts removed, no cell output differed: nbval would not catch the bug "
+        "with the check cells removed, no cell output differed: nbval would not catch the bug "
         f"by comparing outputs\n{report[-6000:]}"
     )
     shown = [
