@@ -61,7 +61,8 @@ class SubtopicJudgments:
     subtopics : tuple of str
         Every subtopic with a relevant doc, in the order the measures add a doc's gains
         over its subtopics: natural order (ndeval: by number), or the order they first
-        appear (pyndeval). The order changes nothing but the last bit of a sum.
+        appear in any judgment (pyndeval). The order changes nothing but the last bit
+        of a sum.
     """
 
     queries: tuple
@@ -150,10 +151,12 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
     queries = frame["query_id"].unique()
     queries = tuple(queries[natural_order(queries)].tolist())
     relevant = keys[grades >= relevance_level]
-    subtopics = relevant["subtopic"].unique()
     if subtopic_order == "sorted":
-        subtopics = subtopics[natural_order(subtopics)]
-    subtopics = tuple(subtopics.tolist())
+        subtopics = relevant["subtopic"].unique()
+        subtopics = tuple(subtopics[natural_order(subtopics)].tolist())
+    else:  # as pyndeval numbers them: by first appearance in any judgment
+        kept = set(relevant["subtopic"])
+        subtopics = tuple(s for s in frame["subtopic"].unique().tolist() if s in kept)
     rank = {s: i for i, s in enumerate(subtopics)}
     query_rank = {q: i for i, q in enumerate(queries)}
     order = np.lexsort((relevant["doc_id"].to_numpy(dtype=object).astype(str),
