@@ -189,20 +189,20 @@ def _ordered(run, rules: DiversityPreset, depth: int | None) -> pd.DataFrame:
         if np.isnan(rank).any():
             at = int(np.flatnonzero(np.isnan(rank))[0])
             raise InputValueError(f"query {query[at]!r}, doc {doc[at]!r}: the rank "
-                                  f"{frame['rank'].iloc[at]!r} is not a number")
+                                  f"{_shown(frame['rank'].iloc[at])!r} is not a number")
         order = np.lexsort((rank, query_codes))
         same = (query_codes[order][1:] == query_codes[order][:-1]) & (
             rank[order][1:] == rank[order][:-1])
         if same.any():
             at = order[int(np.flatnonzero(same)[0]) + 1]
-            raise InputValueError(f"query {query[at]!r}: rank {frame['rank'].iloc[at]!r} is "
+            raise InputValueError(f"query {query[at]!r}: rank {_shown(frame['rank'].iloc[at])!r} is "
                                   "given twice (ndeval: 'duplicate rank')")
     else:
         score = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=np.float64)
         if np.isnan(score).any():
             at = int(np.flatnonzero(np.isnan(score))[0])
             raise InputValueError(f"query {query[at]!r}, doc {doc[at]!r}: the score "
-                                  f"{frame['score'].iloc[at]!r} is not a number")
+                                  f"{_shown(frame['score'].iloc[at])!r} is not a number")
         doc_codes = pd.factorize(doc, sort=True)[0]  # codes in doc id order
         ties = -doc_codes if rules.order == "score_then_doc_descending" else doc_codes
         order = np.lexsort((ties, -score, query_codes))
@@ -224,3 +224,8 @@ def _listed(query, docs) -> list:
         raise InputTypeError(f"query {query!r}: the ranked doc ids must be a list, got "
                              f"{type(docs).__name__}")
     return list(docs)
+
+
+def _shown(value):
+    """A cell as it reads: ``1``, not ``np.int64(1)``."""
+    return value.item() if isinstance(value, np.generic) else value
