@@ -129,7 +129,7 @@ def evaluate_diversity(run, judgments, metrics=None, *, preset: str = "ndeval",
         judgments = subtopic_judgments(judgments, negative=rules.negative,
                                        subtopic_order=rules.subtopic_order)
     ranked = _ordered(run, rules, depth)
-    run_queries = ranked["query_id"].unique()
+    run_queries = np.asarray(ranked["query_id"].unique(), dtype=object)
     run_queries = tuple(run_queries[natural_order(run_queries)].tolist())
     judged = set(judgments.queries)
     both = tuple(q for q in run_queries if q in judged)
@@ -145,7 +145,8 @@ def evaluate_diversity(run, judgments, metrics=None, *, preset: str = "ndeval",
     divisor = len(judgments.queries) if complete else len(both)
     summary = pd.Series({c: _mean(per_query[c].to_numpy(), divisor) for c in columns},
                         dtype=np.float64)
-    missing = tuple(q for q in judgments.queries if q not in set(run_queries))
+    in_run = set(run_queries)
+    missing = tuple(q for q in judgments.queries if q not in in_run)
     return DiversityEvaluation(per_query, summary, missing,
                                tuple(q for q in run_queries if q not in judged), preset,
                                float(alpha), float(beta), len(judgments.queries))
@@ -181,42 +182,58 @@ def _ordered(run, rules: DiversityPreset, depth: int | None) -> pd.DataFrame:
                 "'pyndeval' by score)" if "rank" in missing else "")
         raise InputValueError(f"the run lacks the column(s) {', '.join(missing)}{hint}; "
                               f"it has {', '.join(map(str, frame.columns))}")
-    query = frame["query_id"].astype(str).to_numpy(dtype=object)
-    doc = frame["doc_id"].astype(str).to_numpy(dtype=object)
-    query_codes = pd.factorize(query)[0]
+    query, doc = _ids(frame["query_id"]), _ids(frame["doc_id"])
+    query_codes = pd.factorize(query)[0].astype(np.int64)
     if rules.order == "rank":
-        rank = pd.to_numeric(frame["rank"], errors="coerce").to_numpy(dtype=np.float64)
-        if np.isnan(rank).any():
-            at = int(np.flatnonzero(np.isnan(rank))[0])
-            raise InputValueError(f"query {query[at]!r}, doc {doc[at]!r}: the rank "
-                                  f"{_shown(frame['rank'].iloc[at])!r} is not a number")
-        order = np.lexsort((rank, query_codes))
-        same = (query_codes[order][1:] == query_codes[order][:-1]) & (
-            rank[order][1:] == rank[order][:-1])
+        rank = _numbers(frame, "rank", query, doc)
+        low, high = (rank.min(), rank.max()) if len(rank) else (0.0, 0.0)
+        whole = bool(np.all(rank == np.floor(rank))) and high - low < 2**40
+        if whole and len(rank) and (query_codes.max() + 1) * (high - low + 1) < 2**62:
+            key = query_codes * int(high - low + 1) + (rank - low).astype(np.int64)
+            order = np.argsort(key, kind="stable")
+            same = key[order][1:] == key[order][:-1]
+        else:
+            order = np.lexsort((rank, query_codes))
+            same = (query_codes[order][1:] == query_codes[order][:-1]) & (
+                rank[order][1:] == rank[order][:-1])
         if same.any():
             at = order[int(np.flatnonzero(same)[0]) + 1]
-            raise InputValueError(f"query {query[at]!r}: rank {_shown(frame['rank'].iloc[at])!r} is "
-                                  "given twice (ndeval: 'duplicate rank')")
+            raise InputValueError(f"query {query.iloc[at]!r}: rank "
+                                  f"{_shown(frame['rank'].iloc[at])!r} is given twice "
+                                  "(ndeval: 'duplicate rank')")
     else:
-        score = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=np.float64)
-        if np.isnan(score).any():
-            at = int(np.flatnonzero(np.isnan(score))[0])
-            raise InputValueError(f"query {query[at]!r}, doc {doc[at]!r}: the score "
-                                  f"{_shown(frame['score'].iloc[at])!r} is not a number")
+        score = _numbers(frame, "score", query, doc)
         doc_codes = pd.factorize(doc, sort=True)[0]  # codes in doc id order
         ties = -doc_codes if rules.order == "score_then_doc_descending" else doc_codes
         order = np.lexsort((ties, -score, query_codes))
-    ranked = pd.DataFrame({"query_id": query[order], "doc_id": doc[order]})
-    position = ranked.groupby("query_id", sort=False).cumcount().to_numpy()
+    codes = query_codes[order]
+    position = np.arange(len(codes)) - np.searchsorted(codes, codes)
     if depth is not None:
-        ranked = ranked[position < depth]
-    twice = ranked.duplicated(keep="first").to_numpy()
-    if twice.any():
-        at = int(np.flatnonzero(twice)[0])
-        raise InputValueError(f"query {ranked['query_id'].iloc[at]!r}: doc "
-                              f"{ranked['doc_id'].iloc[at]!r} is ranked twice (ndeval: "
-                              "'duplicate docno')")
-    return ranked.reset_index(drop=True)
+        order, codes = order[position < depth], codes[position < depth]
+    doc_codes = pd.factorize(doc)[0].astype(np.int64)[order]
+    key = pd.Index(codes * (int(doc_codes.max(initial=0)) + 1) + doc_codes)
+    if key.has_duplicates:
+        at = order[int(np.flatnonzero(key.duplicated())[0])]
+        raise InputValueError(f"query {query.iloc[at]!r}: doc {doc.iloc[at]!r} is ranked "
+                              "twice (ndeval: 'duplicate docno')")
+    return pd.DataFrame({"query_id": query.take(order).reset_index(drop=True),
+                         "doc_id": doc.take(order).reset_index(drop=True)})
+
+
+def _ids(column: pd.Series) -> pd.Series:
+    """Ids as text (a number column's values as their text)."""
+    if pd.api.types.is_string_dtype(column) and not pd.api.types.is_object_dtype(column):
+        return column.reset_index(drop=True)
+    return column.astype(str).reset_index(drop=True)
+
+
+def _numbers(frame: pd.DataFrame, name: str, query, doc) -> np.ndarray:
+    values = pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
+    if np.isnan(values).any():
+        at = int(np.flatnonzero(np.isnan(values))[0])
+        raise InputValueError(f"query {query.iloc[at]!r}, doc {doc.iloc[at]!r}: the {name} "
+                              f"{_shown(frame[name].iloc[at])!r} is not a number")
+    return values
 
 
 def _listed(query, docs) -> list:

@@ -24,9 +24,9 @@ Examples
 >>> j = subtopic_judgments([("0", "a", "A", 1), ("0", "b", "B", 1), ("0", "b", "D", 1),
 ...                         ("0", "c", "C", 1)])
 >>> run = pd.DataFrame({"query_id": ["0"] * 4, "doc_id": ["A", "D", "E", "B"]})
->>> r = SubtopicRanking.from_ranked(run, j)
->>> r.gains(0.5).tolist()
-[1.0, 1.0, 0.0, 0.5]
+>>> r = SubtopicRanking.from_ranked(run, j)   # E, relevant to nothing, adds nothing
+>>> r.position.tolist(), r.gains(0.5).tolist()
+([0, 1, 3], [1.0, 1.0, 0.5])
 >>> r.ideal(0.5).gains(0.5).tolist()   # A, C, D (ties go to the larger id), then B
 [1.0, 1.0, 1.0, 0.5]
 """
@@ -64,8 +64,9 @@ class SubtopicRanking:
     ----------
     query : numpy.ndarray of int
         Each row's query (0 to ``n_queries - 1``), rows in query order, then rank order.
+        Rows of docs relevant to no subtopic may be left out: they add nothing.
     position : numpy.ndarray of int
-        Each row's 0-based rank within its query (0, 1, 2, ... without gaps).
+        Each row's 0-based rank within its query's ranking.
     rel : numpy.ndarray of bool, shape (rows, T)
         Row i is relevant to the query's subtopic j (``T``: the most subtopics a query
         has; a query with S < T leaves the last T - S columns False).
@@ -104,56 +105,75 @@ class SubtopicRanking:
         ``ranked``: ``query_id`` and ``doc_id`` columns, each query's docs in rank order
         (best first), a doc at most once per query. ``queries``: the queries to score,
         in order (default: the judged queries); the rows of other queries are left out.
+        Only the rows of relevant docs are kept (the others add nothing to any measure):
+        each with its 0-based rank in its query's whole ranking.
         """
         queries = judgments.queries if queries is None else tuple(queries)
         n_queries = len(queries)
-        query_codes = pd.Index(queries)
+        query_codes = pd.Index(queries, dtype=object)
         if query_codes.has_duplicates:
             raise InputValueError("queries to score are listed twice")
         relevant = judgments.relevant
-        rel_query = query_codes.get_indexer(relevant["query_id"])
-        relevant = relevant[rel_query >= 0]
-        rel_query = rel_query[rel_query >= 0]
+        rel_query = query_codes.get_indexer(relevant["query_id"].to_numpy(dtype=object))
+        chosen = np.flatnonzero(rel_query >= 0)
+        chosen = chosen[np.argsort(rel_query[chosen], kind="stable")]  # the queries' order
+        relevant, rel_query = relevant.iloc[chosen], rel_query[chosen]
         # Each query's subtopics, numbered 0.. in the judgments' order (rows are sorted so).
-        pairs = pd.DataFrame({"q": rel_query, "s": relevant["subtopic"].to_numpy()})
-        first = ~pairs.duplicated().to_numpy()
+        subtopic_codes = pd.factorize(relevant["subtopic"])[0].astype(np.int64)
+        pair = rel_query.astype(np.int64) * (int(subtopic_codes.max(initial=0)) + 1) + \
+            subtopic_codes
+        first = np.concatenate([[True], pair[1:] != pair[:-1]]) if len(pair) else \
+            np.zeros(0, dtype=bool)
         local = np.cumsum(first) - 1
-        pair_start = np.zeros(n_queries + 1, dtype=np.int64)
-        np.add.at(pair_start, rel_query[first] + 1, 1)
-        num_subtopics = pair_start[1:].copy()
-        pair_start = np.cumsum(pair_start)
+        num_subtopics = np.bincount(rel_query[first], minlength=n_queries).astype(np.int64)
+        pair_start = np.concatenate([[0], np.cumsum(num_subtopics)])
         column = local - pair_start[rel_query]
         width = int(num_subtopics.max(initial=0))
         subtopic_docs = np.zeros((n_queries, width), dtype=np.int64)
         np.add.at(subtopic_docs, (rel_query, column), 1)
-        # The relevant (query, doc) pairs: codes in doc id order, their subtopics as a row.
-        doc_codes, doc_ids = pd.factorize(relevant["doc_id"].to_numpy(), sort=True)
-        n_docs = max(len(doc_ids), 1)
-        keys = rel_query * n_docs + doc_codes
-        unique_keys, row_of = np.unique(keys, return_inverse=True)
+        # Doc codes in doc id order (byte order), shared by the run and the judgments.
+        run_query_ids = ranked["query_id"]
+        run_docs = ranked["doc_id"]
+        codes, _ = pd.factorize(pd.concat([pd.Series(relevant["doc_id"].to_numpy()),
+                                           pd.Series(run_docs.to_numpy())],
+                                          ignore_index=True), sort=True)
+        n_docs = int(codes.max(initial=0)) + 1
+        doc_codes, run_codes = codes[:len(relevant)], codes[len(relevant):]
+        keys = rel_query.astype(np.int64) * n_docs + doc_codes
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        distinct = np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]) if len(
+            keys) else np.zeros(0, dtype=bool)
+        unique_keys = sorted_keys[distinct]
+        row_of = np.empty(len(keys), dtype=np.int64)
+        row_of[order] = np.cumsum(distinct) - 1
         doc_rel = np.zeros((len(unique_keys), width), dtype=bool)
         doc_rel[row_of, column] = True
         candidates = (unique_keys // n_docs, unique_keys % n_docs, doc_rel)
-        # The ranked docs.
-        run_query = query_codes.get_indexer(ranked["query_id"])
+        # The ranked docs: each row's query, its rank within it, and whether relevant.
+        run_codes_of_query, run_queries = pd.factorize(run_query_ids)
+        to_scored = query_codes.get_indexer(pd.Index(run_queries, dtype=object))
+        run_query = to_scored[run_codes_of_query] if len(run_queries) else np.zeros(0, int)
+        if len(run_query) > 1 and (np.diff(run_codes_of_query) < 0).any():
+            order = np.argsort(run_codes_of_query, kind="stable")
+        else:
+            order = None
+        codes_in_order = run_codes_of_query if order is None else run_codes_of_query[order]
+        starts = np.searchsorted(codes_in_order, codes_in_order)
+        position = np.arange(len(codes_in_order)) - starts
+        run_query = run_query if order is None else run_query[order]
+        run_codes = run_codes if order is None else run_codes[order]
         keep = run_query >= 0
-        run_query = run_query[keep]
-        run_docs = pd.Index(doc_ids).get_indexer(ranked["doc_id"].to_numpy()[keep])
-        order = np.argsort(run_query, kind="stable")
-        run_query, run_docs = run_query[order], run_docs[order]
-        starts = np.searchsorted(run_query, np.arange(n_queries))
-        position = np.arange(len(run_query)) - starts[run_query]
-        rel = np.zeros((len(run_query), width), dtype=bool)
-        judged = run_docs >= 0
-        if not len(unique_keys):
-            judged[:] = False
-        where = np.searchsorted(unique_keys, run_query[judged] * n_docs + run_docs[judged])
+        run_key = run_query.astype(np.int64) * n_docs + run_codes
+        where = np.searchsorted(unique_keys, run_key)
         where = np.minimum(where, max(len(unique_keys) - 1, 0))
-        found = unique_keys[where] == run_query[judged] * n_docs + run_docs[judged]
-        rows = np.flatnonzero(judged)[found]
-        rel[rows] = doc_rel[where[found]]
-        return cls(run_query, position, rel, num_subtopics, subtopic_docs,
-                   candidates=candidates, raw_at_one=raw_at_one)
+        hit = keep & (unique_keys[where] == run_key) if len(unique_keys) else keep & False
+        rows = np.flatnonzero(hit)
+        query, position = run_query[rows], position[rows]
+        by_query = np.argsort(query, kind="stable")  # scored queries' order, ranks kept
+        return cls(query[by_query], position[by_query], doc_rel[where[rows]][by_query],
+                   num_subtopics, subtopic_docs, candidates=candidates,
+                   raw_at_one=raw_at_one)
 
     # -- what the kernels read -----------------------------------------------------------
 

@@ -141,27 +141,35 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
         raise InputValueError(
             f"{_where(frame, at)}: a negative judgment ({grades[at]:g}); ndeval refuses them "
             "(negative='nonrelevant' reads them as not relevant, as pyndeval does)")
-    keys = frame[["query_id", "subtopic", "doc_id"]]
-    twice = keys.duplicated(keep=False).to_numpy()
-    if twice.any():
-        first, second = np.flatnonzero(twice)[:2]
-        raise InputValueError(
-            f"{_where(frame, int(second))}: judged twice (rows {first + 1} and "
-            f"{second + 1}); ndeval keeps one judgment and counts both in MAP-IA")
-    queries = frame["query_id"].unique()
+    codes = [pd.factorize(frame[c])[0].astype(np.int64)
+             for c in ("query_id", "subtopic", "doc_id")]
+    sizes = [int(c.max(initial=0)) + 1 for c in codes]
+    if sizes[0] * sizes[1] * sizes[2] < 2**62:
+        key = (codes[0] * sizes[1] + codes[1]) * sizes[2] + codes[2]
+        key.sort()
+        repeated = bool((key[1:] == key[:-1]).any())
+    else:
+        repeated = True
+    if repeated:
+        twice = frame[["query_id", "subtopic", "doc_id"]].duplicated(keep=False).to_numpy()
+        if twice.any():
+            first, second = np.flatnonzero(twice)[:2]
+            raise InputValueError(
+                f"{_where(frame, int(second))}: judged twice (rows {first + 1} and "
+                f"{second + 1}); ndeval keeps one judgment and counts both in MAP-IA")
+    queries = np.asarray(frame["query_id"].unique(), dtype=object)
     queries = tuple(queries[natural_order(queries)].tolist())
-    relevant = keys[grades >= relevance_level]
+    relevant = frame.loc[grades >= relevance_level, ["query_id", "subtopic", "doc_id"]]
     if subtopic_order == "sorted":
-        subtopics = relevant["subtopic"].unique()
+        subtopics = np.asarray(relevant["subtopic"].unique(), dtype=object)
         subtopics = tuple(subtopics[natural_order(subtopics)].tolist())
     else:  # as pyndeval numbers them: by first appearance in any judgment
         kept = set(relevant["subtopic"])
         subtopics = tuple(s for s in frame["subtopic"].unique().tolist() if s in kept)
-    rank = {s: i for i, s in enumerate(subtopics)}
-    query_rank = {q: i for i, q in enumerate(queries)}
-    order = np.lexsort((relevant["doc_id"].to_numpy(dtype=object).astype(str),
-                        relevant["subtopic"].map(rank).to_numpy(),
-                        relevant["query_id"].map(query_rank).to_numpy()))
+    order = np.lexsort((
+        pd.factorize(relevant["doc_id"], sort=True)[0],
+        pd.Index(subtopics, dtype=object).get_indexer(relevant["subtopic"].to_numpy(object)),
+        pd.Index(queries, dtype=object).get_indexer(relevant["query_id"].to_numpy(object))))
     relevant = relevant.iloc[order].reset_index(drop=True)
     return SubtopicJudgments(queries, relevant, subtopics)
 
@@ -200,7 +208,9 @@ def _as_frame(data) -> pd.DataFrame:
         raise InputValueError(f"judgment {at + 1}: a missing query id, subtopic or doc id "
                               f"({frame.iloc[at].tolist()!r})")
     for column in ("query_id", "subtopic", "doc_id"):
-        frame[column] = frame[column].astype(str).astype(object)
+        if not pd.api.types.is_string_dtype(frame[column]) or pd.api.types.is_object_dtype(
+                frame[column]):
+            frame[column] = frame[column].astype(str)
     return frame.reset_index(drop=True)
 
 
