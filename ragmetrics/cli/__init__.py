@@ -7,9 +7,11 @@
     ragmetrics audit QRELS_A QRELS_B [RUN ...]          # check two judgment sets
     ragmetrics trec_eval [-q] [-c] [-m MEASURE]... QRELS RUN   # trec_eval, drop-in
     ragmetrics gate BASELINE QRELS RUN --fail-if "ndcg@10 worse by 0.01"   # a CI gate
+    ragmetrics ndeval [-c] [-traditional] [-alpha A] [-beta B] QRELS RUN   # ndeval, drop-in
 
 One module per subcommand (:mod:`~ragmetrics.cli.evaluate`, :mod:`~ragmetrics.cli.audit`,
-:mod:`~ragmetrics.cli.trec_eval`, :mod:`~ragmetrics.cli.gate`), each with
+:mod:`~ragmetrics.cli.trec_eval`, :mod:`~ragmetrics.cli.gate`, :mod:`~ragmetrics.cli.ndeval`),
+each with
 ``add_parser(subcommands)`` and ``run(args)``, registered in :data:`COMMANDS`; what they
 share is in :mod:`~ragmetrics.cli.common`. This module runs the command and turns errors
 into exit statuses, the same for every subcommand:
@@ -37,13 +39,14 @@ import traceback
 
 from ..errors import InputError
 from ..safe_text import terminal_text
-from . import audit, evaluate, gate, trec_eval
+from . import audit, evaluate, gate, ndeval, trec_eval
 from .common import Parser
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The subcommands, by name: each module adds its parser and runs its work.
-COMMANDS = {"evaluate": evaluate, "audit": audit, "trec_eval": trec_eval, "gate": gate}
+COMMANDS = {"evaluate": evaluate, "audit": audit, "trec_eval": trec_eval, "gate": gate,
+            "ndeval": ndeval}
 
 
 def build_parser() -> argparse.ArgumentParser:

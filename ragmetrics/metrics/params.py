@@ -52,7 +52,7 @@ class Param:
     ``kind`` is one of ``"number"`` (a finite number, at most :data:`MAX_NUMBER` in
     size), ``"positive"`` (> 0, at most :data:`MAX_NUMBER`), ``"log_base"`` (> 1: a
     logarithm's base for a discount), ``"probability"`` (strictly between 0 and 1),
-    ``"count"`` (a whole number from 1 to 2**63 - 1),
+    ``"share"`` (from 0 to 1, both included: ndeval's alpha and beta), ``"count"`` (a whole number from 1 to 2**63 - 1),
     ``"optional"`` (a number, or None for "from the data"), ``"numbers"`` (one or more
     numbers, positional ones gathered) and ``"grade_map"`` (``grade=value`` entries).
     ``within``: the closed range a grade map's values must lie in (ERR's stopping
@@ -107,6 +107,9 @@ def _check(param: Param, value, where: str):
     if kind == "probability" and not 0 < value < 1:
         raise InputValueError(f"{where}: {param.name} must lie strictly between 0 and 1, "
                               f"got {value:g}")
+    if kind == "share" and not 0 <= value <= 1:
+        raise InputValueError(f"{where}: {param.name} must lie between 0 and 1 (both "
+                              f"included), got {value:g}")
     if kind == "count":
         if value != int(value) or not 1 <= value <= MAX_COUNT:
             raise InputValueError(f"{where}: {param.name} must be a whole number from 1 "

@@ -114,7 +114,10 @@ class MetricInfo:
     family : {"ids", "spans"}
         ``"ids"``: a metric of a ranking of judged ids, computed by its kernel;
         ``"spans"``: a metric of the retrieved text against evidence spans, computed by
-        :mod:`ragmetrics.spans` (for every span metric at once), whose kernel only says so.
+        :mod:`ragmetrics.spans` (for every span metric at once), whose kernel only says so;
+        ``"subtopics"``: a diversity measure over subtopic judgments
+        (:data:`ragmetrics.diversity.DIVERSITY_METRICS`), its kernel over a
+        :class:`~ragmetrics.diversity.SubtopicRanking`.
     kernel : callable
         The array kernel, ``kernel(ranked, k, **params) -> numpy.ndarray``: every
         query's value at once.
@@ -146,7 +149,7 @@ class MetricInfo:
     upper_bound: float = 1.0
     higher_is_better: bool = True
     trec_eval: tuple[str, ...] = ()
-    family: Literal["ids", "spans"] = "ids"
+    family: Literal["ids", "spans", "subtopics"] = "ids"
     budget_cut: bool = False
 
     def score_one(self, retrieved, relevant, k=None, **conventions) -> float:

@@ -1,0 +1,248 @@
+"""Score a run's diversity: every query at once, under ndeval's rules or pyndeval's.
+
+:func:`evaluate_diversity` orders the run as the preset says, joins it to the subtopic
+judgments (:class:`~ragmetrics.diversity.SubtopicRanking`), calls each measure's kernel
+through the table (:data:`~ragmetrics.diversity.DIVERSITY_METRICS`), and averages as the
+tool does. ``ragmetrics ndeval`` prints its result as ndeval's CSV.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputTypeError, InputValueError
+from ..evaluation.engine import natural_order
+from ..validation import check_k
+from .ndeval_files import NDEVAL_COLUMNS
+from .novelty_table import DIVERSITY_PRESETS, DiversityPreset, parse_diversity_metric
+from .subtopic_ranking import SubtopicRanking
+from .subtopics import SubtopicJudgments, subtopic_judgments
+
+__all__ = ["DiversityEvaluation", "evaluate_diversity"]
+
+#: ndeval's measures, in the order it prints them.
+NDEVAL_METRICS = tuple(name for _, name in NDEVAL_COLUMNS)
+
+
+@dataclass(frozen=True, eq=False)
+class DiversityEvaluation:
+    """The diversity measures of a run.
+
+    Attributes
+    ----------
+    per_query : pandas.DataFrame
+        A row per query scored (ndeval: every query of the run, 0 for one without
+        judgments; pyndeval: the queries with both), in natural order, a column per
+        measure.
+    summary : pandas.Series
+        The mean of each measure, as the tool averages: over the queries with both
+        judgments and results, or (``complete=True``) over every judged query, one
+        missing from the run counting 0. NaN when there is no such query (ndeval prints
+        ``-nan``).
+    queries_missing_from_run, queries_without_judgments : tuple of str
+        Judged queries the run lacks; queries of the run with no judgment.
+    preset : str
+    alpha, beta : float
+    """
+
+    per_query: pd.DataFrame
+    summary: pd.Series
+    queries_missing_from_run: tuple
+    queries_without_judgments: tuple
+    preset: str
+    alpha: float
+    beta: float
+    judged_queries: int = field(default=0, repr=False)
+
+    def __repr__(self) -> str:
+        return (f"DiversityEvaluation({len(self.per_query)} queries, "
+                f"{len(self.per_query.columns)} measures, preset={self.preset!r})")
+
+
+def evaluate_diversity(run, judgments, metrics=None, *, preset: str = "ndeval",
+                       alpha: float = 0.5, beta: float = 0.5, complete: bool = False,
+                       depth: int | None = None) -> DiversityEvaluation:
+    """The diversity measures of ``run`` against subtopic judgments.
+
+    Parameters
+    ----------
+    run : pandas.DataFrame or Mapping
+        ``query_id``, ``doc_id`` and ``rank`` (preset ``"ndeval"``) or ``score`` (the
+        others); or ``{query_id: [doc ids, best first]}``.
+    judgments : SubtopicJudgments, pandas.DataFrame or iterable of 4-tuples
+        What :func:`~ragmetrics.diversity.subtopic_judgments` reads (a ``subtopic`` or
+        ``iteration`` column), or :func:`~ragmetrics.diversity.read_ndeval_qrels`'s.
+    metrics : list of str, optional
+        Measure names (``"alpha_ndcg@10"``, ``"alpha-nDCG@10"``, ``"nrbp(beta=0.8)"``);
+        default: ndeval's 21 columns.
+    preset : {"ndeval", "ndeval_traditional", "pyndeval"}, default "ndeval"
+        The tool's rules (:data:`~ragmetrics.diversity.DIVERSITY_PRESETS`).
+    alpha, beta : float, default 0.5
+        ndeval's -alpha and -beta, for every measure whose name does not set its own.
+    complete : bool, default False
+        ndeval's -c: average over every judged query.
+    depth : int, optional
+        ndeval's -M: only the top ``depth`` docs of each ranking.
+
+    Returns
+    -------
+    DiversityEvaluation
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = [("0", "a", "A", 1), ("0", "b", "B", 1), ("0", "b", "D", 1),
+    ...          ("0", "c", "C", 1)]
+    >>> run = pd.DataFrame({"query_id": "0", "doc_id": ["A", "D", "E", "B"],
+    ...                     "score": [9.3, 8.4, 8.1, 7.6]})
+    >>> result = evaluate_diversity(run, qrels, ["alpha-nDCG@5", "nERR-IA@5", "nNRBP",
+    ...                                          "alpha_dcg@1"], preset="pyndeval")
+    >>> result.per_query.round(4).to_dict("records")
+    [{'alpha-nDCG@5': 0.7869, 'nERR-IA@5': 0.8298, 'nNRBP': 0.8621, 'alpha_dcg@1': 1.0}]
+    >>> evaluate_diversity(run, qrels, ["alpha_dcg@1"], preset="ndeval_traditional"
+    ...                    ).summary.round(4).tolist()
+    [0.3333]
+    """
+    if preset not in DIVERSITY_PRESETS:
+        raise InputValueError(f"unknown diversity preset {preset!r}; the presets are "
+                              + ", ".join(DIVERSITY_PRESETS))
+    rules = DIVERSITY_PRESETS[preset]
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                0 <= value <= 1):
+            raise InputValueError(f"{name} must be a number from 0 to 1, got {value!r}")
+    if depth is not None:
+        depth = check_k(depth, name="depth")
+    names = list(NDEVAL_METRICS if metrics is None else (
+        [metrics] if isinstance(metrics, str) else metrics))
+    if not names:
+        raise InputValueError("metrics must name at least one diversity measure")
+    specs = [parse_diversity_metric(n) for n in names]
+    columns = [str(n) for n in names]
+    if len(set(columns)) != len(columns):
+        raise InputValueError(f"a measure is asked for twice: {columns}")
+    if not isinstance(judgments, SubtopicJudgments):
+        judgments = subtopic_judgments(judgments, negative=rules.negative,
+                                       subtopic_order=rules.subtopic_order)
+    ranked = _ordered(run, rules, depth)
+    run_queries = np.asarray(ranked["query_id"].unique(), dtype=object)
+    run_queries = tuple(run_queries[natural_order(run_queries)].tolist())
+    judged = set(judgments.queries)
+    both = tuple(q for q in run_queries if q in judged)
+    ranking = SubtopicRanking.from_ranked(ranked, judgments, queries=both,
+                                          raw_at_one=rules.raw_at_one)
+    values = {}
+    for column, spec in zip(columns, specs, strict=True):
+        arguments = spec.arguments(alpha=float(alpha), beta=float(beta))
+        values[column] = spec.info.kernel(ranking, spec.k, **arguments)
+    scored = pd.DataFrame(values, index=pd.Index(both, name="query_id"))
+    rows = run_queries if rules.every_run_query else both
+    per_query = scored.reindex(pd.Index(rows, name="query_id"), fill_value=0.0)
+    divisor = len(judgments.queries) if complete else len(both)
+    summary = pd.Series({c: _mean(per_query[c].to_numpy(), divisor) for c in columns},
+                        dtype=np.float64)
+    in_run = set(run_queries)
+    missing = tuple(q for q in judgments.queries if q not in in_run)
+    return DiversityEvaluation(per_query, summary, missing,
+                               tuple(q for q in run_queries if q not in judged), preset,
+                               float(alpha), float(beta), len(judgments.queries))
+
+
+def _mean(values: np.ndarray, divisor: int) -> float:
+    """ndeval's amean: the values added one by one, in order, over ``divisor`` (0/0 is
+    NaN, as C's)."""
+    total = 0.0
+    for value in values.tolist():
+        total += value
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float(np.float64(total) / np.float64(divisor))
+
+
+def _ordered(run, rules: DiversityPreset, depth: int | None) -> pd.DataFrame:
+    """``query_id`` and ``doc_id`` of the run, each query's docs in the preset's order,
+    cut at ``depth``; a doc twice in a query (a rank twice, under ndeval) refused."""
+    if isinstance(run, Mapping):
+        rows = [(str(q), str(d), i + 1) for q, docs in run.items()
+                for i, d in enumerate(_listed(q, docs))]
+        frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "rank"])
+        frame["score"] = -frame["rank"].astype(np.float64)
+    elif isinstance(run, pd.DataFrame):
+        frame = run
+    else:
+        raise InputTypeError("a run must be a DataFrame (query_id, doc_id, rank or score) "
+                             f"or a mapping query -> ranked doc ids, got {type(run).__name__}")
+    need = ["query_id", "doc_id", "rank" if rules.order == "rank" else "score"]
+    missing = [c for c in need if c not in frame.columns]
+    if missing:
+        hint = (" (preset 'ndeval' orders by the rank column; 'ndeval_traditional' and "
+                "'pyndeval' by score)" if "rank" in missing else "")
+        raise InputValueError(f"the run lacks the column(s) {', '.join(missing)}{hint}; "
+                              f"it has {', '.join(map(str, frame.columns))}")
+    query, doc = _ids(frame["query_id"]), _ids(frame["doc_id"])
+    query_codes = pd.factorize(query)[0].astype(np.int64)
+    if rules.order == "rank":
+        rank = _numbers(frame, "rank", query, doc)
+        low, high = (rank.min(), rank.max()) if len(rank) else (0.0, 0.0)
+        whole = bool(np.all(rank == np.floor(rank))) and high - low < 2**40
+        if whole and len(rank) and (query_codes.max() + 1) * (high - low + 1) < 2**62:
+            key = query_codes * int(high - low + 1) + (rank - low).astype(np.int64)
+            order = np.argsort(key, kind="stable")
+            same = key[order][1:] == key[order][:-1]
+        else:
+            order = np.lexsort((rank, query_codes))
+            same = (query_codes[order][1:] == query_codes[order][:-1]) & (
+                rank[order][1:] == rank[order][:-1])
+        if same.any():
+            at = order[int(np.flatnonzero(same)[0]) + 1]
+            raise InputValueError(f"query {query.iloc[at]!r}: rank "
+                                  f"{_shown(frame['rank'].iloc[at])!r} is given twice "
+                                  "(ndeval: 'duplicate rank')")
+    else:
+        score = _numbers(frame, "score", query, doc)
+        doc_codes = pd.factorize(doc, sort=True)[0]  # codes in doc id order
+        ties = -doc_codes if rules.order == "score_then_doc_descending" else doc_codes
+        order = np.lexsort((ties, -score, query_codes))
+    codes = query_codes[order]
+    position = np.arange(len(codes)) - np.searchsorted(codes, codes)
+    if depth is not None:
+        order, codes = order[position < depth], codes[position < depth]
+    doc_codes = pd.factorize(doc)[0].astype(np.int64)[order]
+    key = pd.Index(codes * (int(doc_codes.max(initial=0)) + 1) + doc_codes)
+    if key.has_duplicates:
+        at = order[int(np.flatnonzero(key.duplicated())[0])]
+        raise InputValueError(f"query {query.iloc[at]!r}: doc {doc.iloc[at]!r} is ranked "
+                              "twice (ndeval: 'duplicate docno')")
+    return pd.DataFrame({"query_id": query.take(order).reset_index(drop=True),
+                         "doc_id": doc.take(order).reset_index(drop=True)})
+
+
+def _ids(column: pd.Series) -> pd.Series:
+    """Ids as text (a number column's values as their text)."""
+    if pd.api.types.is_string_dtype(column) and not pd.api.types.is_object_dtype(column):
+        return column.reset_index(drop=True)
+    return column.astype(str).reset_index(drop=True)
+
+
+def _numbers(frame: pd.DataFrame, name: str, query, doc) -> np.ndarray:
+    values = pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
+    if np.isnan(values).any():
+        at = int(np.flatnonzero(np.isnan(values))[0])
+        raise InputValueError(f"query {query.iloc[at]!r}, doc {doc.iloc[at]!r}: the {name} "
+                              f"{_shown(frame[name].iloc[at])!r} is not a number")
+    return values
+
+
+def _listed(query, docs) -> list:
+    if isinstance(docs, str | bytes) or not hasattr(docs, "__iter__"):
+        raise InputTypeError(f"query {query!r}: the ranked doc ids must be a list, got "
+                             f"{type(docs).__name__}")
+    return list(docs)
+
+
+def _shown(value):
+    """A cell as it reads: ``1``, not ``np.int64(1)``."""
+    return value.item() if isinstance(value, np.generic) else value

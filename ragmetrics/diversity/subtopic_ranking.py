@@ -1,0 +1,270 @@
+r"""The diversity kernels' input: every query's ranking as a (rank x subtopic) matrix.
+
+A :class:`SubtopicRanking` holds, for every query scored, its ranked docs as rows of a
+boolean matrix: row i, column j is True when the doc at rank i is relevant to the
+query's j-th subtopic (its subtopics with a relevant doc, in the judgments' order). With
+it: the number S of such subtopics per query, the number of docs relevant to each, and
+the *ideal ranking* (:meth:`SubtopicRanking.ideal`) that normalises alpha-nDCG, nERR-IA
+and nNRBP.
+
+**Gains.** A doc's gain at rank i is the sum, over the subtopics j it is relevant to,
+of :math:`(1 - \alpha)^{c_{ij}}`, :math:`c_{ij}` the docs above it relevant to j: a
+subtopic already covered is worth less each time (ndeval's ``subtopicGain[j] *= (1.0 -
+alpha)``). The sums run over the subtopics in order, and the powers are repeated
+products, as in ndeval, so that the floats are ndeval's to the last bit.
+
+**The ideal ranking** is ndeval's greedy one (finding the best is NP-hard): at each rank
+the doc with the largest gain given the docs above it, a tie going to the *larger* doc
+id (byte order); docs relevant to no subtopic come after, and add nothing.
+
+Examples
+--------
+>>> import pandas as pd
+>>> from ragmetrics.diversity.subtopics import subtopic_judgments
+>>> j = subtopic_judgments([("0", "a", "A", 1), ("0", "b", "B", 1), ("0", "b", "D", 1),
+...                         ("0", "c", "C", 1)])
+>>> run = pd.DataFrame({"query_id": ["0"] * 4, "doc_id": ["A", "D", "E", "B"]})
+>>> r = SubtopicRanking.from_ranked(run, j)   # E, relevant to nothing, adds nothing
+>>> r.position.tolist(), r.gains(0.5).tolist()
+([0, 1, 3], [1.0, 1.0, 0.5])
+>>> r.ideal(0.5).gains(0.5).tolist()   # A, C, D (ties go to the larger id), then B
+[1.0, 1.0, 1.0, 0.5]
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputValueError
+from .subtopics import SubtopicJudgments
+
+__all__ = ["SubtopicRanking", "decays", "discounts"]
+
+
+def discounts(k: int) -> np.ndarray:
+    """ndeval's DCG discounts of ranks 1..k: 1, then ``log(2) / log(i + 2)`` at 0-based
+    rank i (each by the C library's ``log``, as ndeval computes them)."""
+    return np.array([1.0] + [math.log(2.0) / math.log(i + 2.0) for i in range(1, k)])
+
+
+def decays(factor: float, n: int) -> np.ndarray:
+    """``1, f, f*f, ...`` (n of them) as repeated products, as ndeval multiplies."""
+    if n <= 0:
+        return np.zeros(0)
+    return np.cumprod(np.concatenate([[1.0], np.full(n - 1, float(factor))]))
+
+
+class SubtopicRanking:
+    """Rankings of many queries as rows of a (rank x subtopic) relevance matrix.
+
+    Parameters
+    ----------
+    query : numpy.ndarray of int
+        Each row's query (0 to ``n_queries - 1``), rows in query order, then rank order.
+        Rows of docs relevant to no subtopic may be left out: they add nothing.
+    position : numpy.ndarray of int
+        Each row's 0-based rank within its query's ranking.
+    rel : numpy.ndarray of bool, shape (rows, T)
+        Row i is relevant to the query's subtopic j (``T``: the most subtopics a query
+        has; a query with S < T leaves the last T - S columns False).
+    num_subtopics : numpy.ndarray of int
+        S per query: its subtopics with a relevant doc.
+    subtopic_docs : numpy.ndarray of int, shape (n_queries, T)
+        The docs relevant to each subtopic of each query (the judgments', retrieved or
+        not: MAP-IA's denominators).
+    candidates : tuple or None
+        For the ideal ranking: (query, order key, rel) of every doc relevant to some
+        subtopic, in query order then doc id order (the key grows with the doc id).
+    raw_at_one : bool, default False
+        Score alpha-DCG@1 and ERR-IA@1 without normalisation, S times their value
+        (ndeval's arrays at rank 1, which pyndeval returns).
+    """
+
+    def __init__(self, query, position, rel, num_subtopics, subtopic_docs, *,
+                 candidates=None, raw_at_one: bool = False) -> None:
+        self.query = np.asarray(query, dtype=np.int64)
+        self.position = np.asarray(position, dtype=np.int64)
+        self.rel = np.asarray(rel, dtype=bool)
+        self.num_subtopics = np.asarray(num_subtopics, dtype=np.int64)
+        self.subtopic_docs = np.asarray(subtopic_docs, dtype=np.int64)
+        self.n_queries = len(self.num_subtopics)
+        self.candidates = candidates
+        self.raw_at_one = raw_at_one
+        self._gains: dict = {}
+        self._ideals: dict = {}
+        self._counts = None
+
+    @classmethod
+    def from_ranked(cls, ranked: pd.DataFrame, judgments: SubtopicJudgments, *,
+                    queries=None, raw_at_one: bool = False) -> SubtopicRanking:
+        """Join ranked docs to the judgments.
+
+        ``ranked``: ``query_id`` and ``doc_id`` columns, each query's docs in rank order
+        (best first), a doc at most once per query. ``queries``: the queries to score,
+        in order (default: the judged queries); the rows of other queries are left out.
+        Only the rows of relevant docs are kept (the others add nothing to any measure):
+        each with its 0-based rank in its query's whole ranking.
+        """
+        queries = judgments.queries if queries is None else tuple(queries)
+        n_queries = len(queries)
+        query_codes = pd.Index(queries, dtype=object)
+        if query_codes.has_duplicates:
+            raise InputValueError("queries to score are listed twice")
+        relevant = judgments.relevant
+        rel_query = query_codes.get_indexer(relevant["query_id"].to_numpy(dtype=object))
+        chosen = np.flatnonzero(rel_query >= 0)
+        chosen = chosen[np.argsort(rel_query[chosen], kind="stable")]  # the queries' order
+        relevant, rel_query = relevant.iloc[chosen], rel_query[chosen]
+        # Each query's subtopics, numbered 0.. in the judgments' order (rows are sorted so).
+        subtopic_codes = pd.factorize(relevant["subtopic"])[0].astype(np.int64)
+        pair = rel_query.astype(np.int64) * (int(subtopic_codes.max(initial=0)) + 1) + \
+            subtopic_codes
+        first = np.concatenate([[True], pair[1:] != pair[:-1]]) if len(pair) else \
+            np.zeros(0, dtype=bool)
+        local = np.cumsum(first) - 1
+        num_subtopics = np.bincount(rel_query[first], minlength=n_queries).astype(np.int64)
+        pair_start = np.concatenate([[0], np.cumsum(num_subtopics)])
+        column = local - pair_start[rel_query]
+        width = int(num_subtopics.max(initial=0))
+        subtopic_docs = np.zeros((n_queries, width), dtype=np.int64)
+        np.add.at(subtopic_docs, (rel_query, column), 1)
+        # Doc codes in doc id order (byte order), shared by the run and the judgments.
+        run_query_ids = ranked["query_id"]
+        run_docs = ranked["doc_id"]
+        codes, _ = pd.factorize(pd.concat([pd.Series(relevant["doc_id"].to_numpy()),
+                                           pd.Series(run_docs.to_numpy())],
+                                          ignore_index=True), sort=True)
+        n_docs = int(codes.max(initial=0)) + 1
+        doc_codes, run_codes = codes[:len(relevant)], codes[len(relevant):]
+        keys = rel_query.astype(np.int64) * n_docs + doc_codes
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        distinct = np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]) if len(
+            keys) else np.zeros(0, dtype=bool)
+        unique_keys = sorted_keys[distinct]
+        row_of = np.empty(len(keys), dtype=np.int64)
+        row_of[order] = np.cumsum(distinct) - 1
+        doc_rel = np.zeros((len(unique_keys), width), dtype=bool)
+        doc_rel[row_of, column] = True
+        candidates = (unique_keys // n_docs, unique_keys % n_docs, doc_rel)
+        # The ranked docs: each row's query, its rank within it, and whether relevant.
+        run_codes_of_query, run_queries = pd.factorize(run_query_ids)
+        to_scored = query_codes.get_indexer(pd.Index(run_queries, dtype=object))
+        run_query = to_scored[run_codes_of_query] if len(run_queries) else np.zeros(0, int)
+        if len(run_query) > 1 and (np.diff(run_codes_of_query) < 0).any():
+            order = np.argsort(run_codes_of_query, kind="stable")
+        else:
+            order = None
+        codes_in_order = run_codes_of_query if order is None else run_codes_of_query[order]
+        starts = np.searchsorted(codes_in_order, codes_in_order)
+        position = np.arange(len(codes_in_order)) - starts
+        run_query = run_query if order is None else run_query[order]
+        run_codes = run_codes if order is None else run_codes[order]
+        keep = run_query >= 0
+        run_key = run_query.astype(np.int64) * n_docs + run_codes
+        where = np.searchsorted(unique_keys, run_key)
+        where = np.minimum(where, max(len(unique_keys) - 1, 0))
+        hit = keep & (unique_keys[where] == run_key) if len(unique_keys) else keep & False
+        rows = np.flatnonzero(hit)
+        query, position = run_query[rows], position[rows]
+        by_query = np.argsort(query, kind="stable")  # scored queries' order, ranks kept
+        return cls(query[by_query], position[by_query], doc_rel[where[rows]][by_query],
+                   num_subtopics, subtopic_docs, candidates=candidates,
+                   raw_at_one=raw_at_one)
+
+    # -- what the kernels read -----------------------------------------------------------
+
+    def counts_before(self) -> np.ndarray:
+        """(rows, T) ints: for each row and subtopic, the rows above it in its query
+        relevant to that subtopic."""
+        if self._counts is None:
+            inclusive = np.cumsum(self.rel, axis=0, dtype=np.int64)
+            before = inclusive - self.rel
+            if len(self.query):
+                first = np.searchsorted(self.query, self.query)  # each query's first row
+                before = before - before[first]
+            self._counts = before
+        return self._counts
+
+    def gains(self, alpha: float) -> np.ndarray:
+        """Each row's gain: the sum over its relevant subtopics j of (1 - alpha)^c_j."""
+        if alpha not in self._gains:
+            counts = self.counts_before()
+            powers = decays(1.0 - alpha, int(counts.max(initial=0)) + 1)
+            gain = np.zeros(len(self.query))
+            for j in range(self.rel.shape[1]):  # in subtopic order, as ndeval adds
+                gain = gain + np.where(self.rel[:, j], powers[counts[:, j]], 0.0)
+            self._gains[alpha] = gain
+        return self._gains[alpha]
+
+    def within(self, k: int) -> np.ndarray:
+        """Which rows are in the top ``k``."""
+        return self.position < k
+
+    def top_matrix(self, values: np.ndarray, k: int) -> np.ndarray:
+        """``values`` of the top ``k`` rows as a (n_queries, k) array, 0 past a ranking's
+        end."""
+        out = np.zeros((self.n_queries, k))
+        inside = self.within(k)
+        out[self.query[inside], self.position[inside]] = values[inside]
+        return out
+
+    def ideal(self, alpha: float) -> SubtopicRanking:
+        """The ideal rankings under ``alpha``: ndeval's greedy order of the relevant docs."""
+        if alpha not in self._ideals:
+            if self.candidates is None:
+                raise InputValueError("this ranking has no judgments to build an ideal from")
+            query, position, rel = _greedy(*self.candidates, self.n_queries, alpha)
+            self._ideals[alpha] = SubtopicRanking(
+                query, position, rel, self.num_subtopics, self.subtopic_docs,
+                raw_at_one=self.raw_at_one)
+        return self._ideals[alpha]
+
+
+def _greedy(query, key, rel, n_queries: int, alpha: float):
+    """ndeval's ``idealResult`` for every query at once: rank by rank, each query takes
+    its unplaced doc of largest gain, a tie to the largest key (doc id); a query stops
+    when no doc adds a gain (every later doc would add 0)."""
+    width = rel.shape[1]
+    most = int(np.bincount(query, minlength=1).max(initial=0)) if len(query) else 0
+    powers = decays(1.0 - alpha, most + 1)
+    counts = np.zeros((n_queries, width), dtype=np.int64)
+    next_position = np.zeros(n_queries, dtype=np.int64)
+    active = np.arange(len(query))  # sorted by (query, key): each query's rows contiguous
+    out_query, out_position, out_rows = [], [], []
+    while len(active):
+        q = query[active]
+        r = rel[active]
+        score = np.zeros(len(active))
+        c = counts[q]
+        for j in range(width):
+            score = score + np.where(r[:, j], powers[c[:, j]], 0.0)
+        starts = np.flatnonzero(np.concatenate([[True], q[1:] != q[:-1]]))
+        marker = np.zeros(len(active), dtype=np.int64)
+        marker[starts] = 1
+        segment = np.cumsum(marker) - 1
+        best = np.maximum.reduceat(score, starts)
+        last_best = np.maximum.reduceat(
+            np.where(score == best[segment], np.arange(len(active)), -1), starts)
+        gives = best > 0
+        chosen = last_best[gives]
+        picked = q[chosen]
+        out_query.append(picked)
+        out_position.append(next_position[picked])
+        out_rows.append(active[chosen])
+        next_position[picked] += 1
+        counts[picked] += r[chosen]
+        keep = np.ones(len(active), dtype=bool)
+        keep[chosen] = False
+        keep &= gives[segment]  # a query whose best adds nothing is done
+        active = active[keep]
+    if not out_query:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, width), bool)
+    out_query = np.concatenate(out_query)
+    out_position = np.concatenate(out_position)
+    rows = np.concatenate(out_rows)
+    order = np.lexsort((out_position, out_query))
+    return out_query[order], out_position[order], rel[rows[order]]
