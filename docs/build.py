@@ -27,6 +27,7 @@ API_MODULES = {
     "ragmetrics.comparison": "Comparing systems",
     "ragmetrics.reports": "Reports",
     "ragmetrics.stats": "Statistics",
+    "ragmetrics.diversity": "Diversity and novelty, as ndeval computes them",
 }
 
 
