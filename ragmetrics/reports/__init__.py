@@ -20,6 +20,8 @@ The modules:
 - :mod:`~ragmetrics.reports.text_tables`: the numbers as tables of text;
 - :mod:`~ragmetrics.reports.formatting`: numbers as text (decimals, signs, p-values);
 - :mod:`~ragmetrics.reports.card`: the convention card;
+- :mod:`~ragmetrics.reports.abstention_text`: questions with no answer, in words and as a
+  table (:func:`abstention_table`);
 - :mod:`~ragmetrics.reports.text_report`, :mod:`~ragmetrics.reports.markdown_report`,
   :mod:`~ragmetrics.reports.html_report`: the three renderers, and
   :mod:`~ragmetrics.reports.long_text` (many systems, a line each) and
@@ -32,6 +34,7 @@ The modules:
 """
 
 from .._moved import renamed
+from .abstention_text import abstention_table
 from .card import convention_card
 from .document import Figure, ReportDocument, Section, build_report
 from .html_report import render_html, to_html
@@ -53,6 +56,7 @@ __all__ = [
     "ReportDocument",
     "Section",
     "TextTable",
+    "abstention_table",
     "build_report",
     "convention_card",
     "costs_table",
