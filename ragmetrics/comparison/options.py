@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -184,7 +184,7 @@ class ComparisonOptions:
     segments: pd.Series | None = None
     segment_weights: str = "query"
     factors: dict | None = None
-    no_answer: NoAnswerOptions = NoAnswerOptions()
+    no_answer: NoAnswerOptions = field(default_factory=NoAnswerOptions)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -29,7 +29,8 @@ The modules:
 - :mod:`~ragmetrics.reports.figures`: :func:`plot_intervals`, :func:`plot_differences`
   (matplotlib; imported only when a figure is asked for);
 - :mod:`~ragmetrics.reports.report_file`: :func:`write_report`, by file extension;
-- :mod:`~ragmetrics.reports.per_query`: the per-query values, and their CSV file;
+- :mod:`~ragmetrics.reports.per_query`: the per-query values, and their CSV file; the
+  threshold sweeps' CSV file;
 - :mod:`~ragmetrics.reports.output_files`: files written atomically, never over an input.
 """
 
@@ -39,7 +40,7 @@ from .card import convention_card
 from .document import Figure, ReportDocument, Section, build_report
 from .html_report import render_html, to_html
 from .markdown_report import render_markdown, to_markdown
-from .per_query import per_query_frame, write_per_query_csv
+from .per_query import per_query_frame, write_per_query_csv, write_threshold_sweep_csv
 from .report_file import REPORT_FORMATS, write_report
 from .text_report import render_text, to_text
 from .text_tables import (
@@ -74,6 +75,7 @@ __all__ = [
     "to_text",
     "write_per_query_csv",
     "write_report",
+    "write_threshold_sweep_csv",
 ]
 
 _FIGURES = ("plot_differences", "plot_intervals")

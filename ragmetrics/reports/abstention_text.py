@@ -172,9 +172,9 @@ def abstention_sentences(comparison: Comparison) -> tuple[str, ...]:
     target = comparison.max_false_answer_rate
     if len(systems) == 1:
         far, rec, far_ci, rec_ci = _row(comparison, systems[0])
-        found = [f"{systems[0]} at its threshold {_threshold(table.loc[systems[0], 'threshold'])}: "
-                 f"false-answer rate {format_interval(far, *far_ci)}, recall "
-                 f"{format_interval(rec, *rec_ci)}."]
+        threshold = _threshold(table.loc[systems[0], "threshold"])
+        found = [(f"{systems[0]} at its threshold {threshold}: false-answer rate "
+                  f"{format_interval(far, *far_ci)}, recall {format_interval(rec, *rec_ci)}.")]
     else:
         found = [_pair_sentence(comparison, system, baseline) for system in systems[1:]]
     if table.attrs.get("tuned_apart", False):
