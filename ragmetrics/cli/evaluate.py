@@ -72,10 +72,20 @@ the metrics and the run file's path and hash, for ``ragmetrics gate``
 (:mod:`ragmetrics.cli.gate`). It saves one run: with several, the one ``--baseline``
 names (without ``--baseline`` it is refused, rather than guessing which).
 
-**Outputs never replace inputs.** ``--report`` and ``--per-query`` are checked before
-anything is read: an output that is an input (the same file, through links too), two
-outputs naming one file, a folder or a read-only file are refused. Files are written
-atomically; a symbolic link is written through.
+**Questions with no answer.** ``--max-false-answer-rate R`` gives each run the lowest
+score threshold whose false-answer rate (unanswerable questions that keep a result
+scored at or above it) is at most R, and prints, after the verdict, what it gives and
+which run abstains better (:mod:`ragmetrics.comparison.no_answer`); ``--tune-queries
+FILE`` (a ``query_id`` column) chooses each threshold on those queries and measures it on
+the others. ``--threshold-sweep OUT.csv`` writes every run's sweep, one row per run and
+threshold (:func:`ragmetrics.threshold_sweep`). A question is unanswerable when it has no
+relevant doc, or ``answerable`` is false in GOLDEN's column of that name; the runs need
+scores (a run without is refused, named), and both options refuse ``--evidence``.
+
+**Outputs never replace inputs.** ``--report``, ``--per-query`` and ``--threshold-sweep``
+are checked before anything is read: an output that is an input (the same file, through
+links too), two outputs naming one file, a folder or a read-only file are refused. Files
+are written atomically; a symbolic link is written through.
 
 Exit status: 0 on success; 2 on bad input (a file missing, unreadable or malformed, with
 its line number; an unknown metric; runs with no query in common with the golden set;
