@@ -838,7 +838,8 @@ def abstention_report(runs: Mapping, qrels, *, max_false_answer_rate: float,
             threshold, rule = _lowest_meeting(tuned, max_false_answer_rate)
             every = threshold_sweep(run, qrels, answerable=answerable,
                                     relevance_level=relevance_level, system=name)
-            held_out = [q for q in every.query_ids.tolist() if q not in set(tune)]
+            tuned_on = set(tune)
+            held_out = [q for q in every.query_ids.tolist() if q not in tuned_on]
             if not held_out:
                 raise InputValueError("tune_queries holds every query: none is left to "
                                       "measure the threshold on")
