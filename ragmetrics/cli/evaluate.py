@@ -72,10 +72,20 @@ the metrics and the run file's path and hash, for ``ragmetrics gate``
 (:mod:`ragmetrics.cli.gate`). It saves one run: with several, the one ``--baseline``
 names (without ``--baseline`` it is refused, rather than guessing which).
 
-**Outputs never replace inputs.** ``--report`` and ``--per-query`` are checked before
-anything is read: an output that is an input (the same file, through links too), two
-outputs naming one file, a folder or a read-only file are refused. Files are written
-atomically; a symbolic link is written through.
+**Questions with no answer.** ``--max-false-answer-rate R`` gives each run the lowest
+score threshold whose false-answer rate (unanswerable questions that keep a result
+scored at or above it) is at most R, and prints, after the verdict, what it gives and
+which run abstains better (:mod:`ragmetrics.comparison.no_answer`); ``--tune-queries
+FILE`` (a ``query_id`` column) chooses each threshold on those queries and measures it on
+the others. ``--threshold-sweep OUT.csv`` writes every run's sweep, one row per run and
+threshold (:func:`ragmetrics.threshold_sweep`). A question is unanswerable when it has no
+relevant doc, or ``answerable`` is false in GOLDEN's column of that name; the runs need
+scores (a run without is refused, named), and both options refuse ``--evidence``.
+
+**Outputs never replace inputs.** ``--report``, ``--per-query`` and ``--threshold-sweep``
+are checked before anything is read: an output that is an input (the same file, through
+links too), two outputs naming one file, a folder or a read-only file are refused. Files
+are written atomically; a symbolic link is written through.
 
 Exit status: 0 on success; 2 on bad input (a file missing, unreadable or malformed, with
 its line number; an unknown metric; runs with no query in common with the golden set;
@@ -87,6 +97,7 @@ traceback); 130 when interrupted.
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 
 from ..comparison import DEFAULT_CUTOFFS, compare, default_metrics, evaluate_systems
@@ -94,18 +105,24 @@ from ..comparison.options import chosen_primary
 from ..comparison.pairwise import PAIRS
 from ..comparison.segments import SEGMENT_WEIGHTS
 from ..conventions import Conventions
-from ..errors import InputError
-from ..evaluation import check_judgments
+from ..errors import CoverageWarning, InputError
+from ..evaluation import check_judgments, threshold_sweep
 from ..evaluation.in_parallel import available_cores, can_start_workers
 from ..io import DATASET_FORMATS, dataset_layout_of
 from ..io.dataset_layouts import read_texts
-from ..io.segment_files import read_segments
+from ..io.segment_files import read_query_ids, read_segments
 from ..io.source import is_stream
 from ..io.trec import EXTRA_FIELDS
 from ..metrics.registry import metric_info
 from ..presets import PRESETS
 from ..progress import resampling_callback
-from ..reports import REPORT_FORMATS, to_text, write_per_query_csv, write_report
+from ..reports import (
+    REPORT_FORMATS,
+    to_text,
+    write_per_query_csv,
+    write_report,
+    write_threshold_sweep_csv,
+)
 from ..reports.long_text import LONG_FROM, to_long_text
 from ..reports.means_text import means_text
 from ..reports.output_files import check_outputs
@@ -247,6 +264,23 @@ def add_parser(subcommands) -> None:
     spans.add_argument("--overlap", choices=OVERLAP_POLICIES, default=None,
                        help="overlapping chunks counted once (union, the default) or once "
                        "per chunk (sum: Chroma's published definitions)")
+    no_answer = cmd.add_argument_group(
+        "questions with no answer", "a query with no relevant doc (or answerable false in "
+        "GOLDEN's answerable column) is unanswerable; a system answers a question when a "
+        "result scores at or above its threshold. The runs need scores")
+    no_answer.add_argument("--max-false-answer-rate", metavar="R", type=number, default=None,
+                           help="give each run the lowest score threshold whose false-answer "
+                           "rate (unanswerable questions answered) is at most R, from 0 to "
+                           "1; print and report what it gives (recall, answer rate, with "
+                           "intervals) and which run abstains better")
+    no_answer.add_argument("--tune-queries", metavar="FILE", default=None,
+                           help="choose each threshold on these queries (a query_id column: "
+                           ".csv, .tsv, .jsonl, .parquet) and measure it on all the others "
+                           "(default: chosen and measured on every query, which flatters it)")
+    no_answer.add_argument("--threshold-sweep", metavar="FILE", default=None,
+                           help="write every run's threshold sweep to this .csv: one row per "
+                           "run and threshold (every distinct score), with the false-answer "
+                           "rate, answer rate, recall and precision (each run read whole)")
     stats = cmd.add_argument_group("statistics")
     stats.add_argument("--alpha", metavar="A", type=float, default=0.05,
                        help="significance level of the verdicts, after the correction "
@@ -408,7 +442,9 @@ def run(args) -> int:
     if args.segments is not None and args.means_only:
         raise UsageError("--segments shows intervals and tests per segment, which "
                          "--means-only leaves out: drop one of them")
+    _check_no_answer_options(args, spans)
     check_output_names(args.report, "--report", tuple(REPORT_FORMATS))
+    check_output_names(args.threshold_sweep, "--threshold-sweep", (".csv",))
     check_output_names(args.per_query, "--per-query", (".csv",))
     check_output_names(args.save_baseline, "--save-baseline", (".json",))
     if args.save_baseline is not None and spans:
@@ -427,8 +463,10 @@ def run(args) -> int:
     inputs += [("--queries", args.queries)] if args.queries is not None else []
     inputs += [("RUN", path) for path in run_paths]
     inputs += [("--segments", args.segments)] if args.segments is not None else []
+    inputs += [("--tune-queries", args.tune_queries)] if args.tune_queries is not None else []
     check_outputs({"--report": args.report, "--per-query": args.per_query,
-                   "--save-baseline": args.save_baseline}, inputs)
+                   "--save-baseline": args.save_baseline,
+                   "--threshold-sweep": args.threshold_sweep}, inputs)
 
     conventions, _ = conventions_from_options(args)  # bad values refused before any file is read
     parse_metric_names(metrics)
@@ -487,6 +525,12 @@ def run(args) -> int:
                              show_progress=show_progress and not parallel,
                              read_ahead=not parallel)
     long_form = len(runs) >= LONG_FROM and not args.wide
+    tune = (None if args.tune_queries is None else
+            read_query_ids(existing_file(args.tune_queries, "--tune-queries"),
+                           what="--tune-queries"))
+    # Before the scoring: a run without scores is refused at once, naming its run.
+    sweeps = (None if args.threshold_sweep is None else
+              _sweeps(runs, judgments, conventions["relevance_level"]))
     if args.means_only:
         evaluations, notes = evaluate_systems(
             runs, judgments, metrics, conventions=Conventions(**conventions),
@@ -496,6 +540,7 @@ def run(args) -> int:
             write_per_query_csv(evaluations, args.per_query)
             print(terminal_text(f"per-query values written to {args.per_query}"),
                   file=sys.stderr)
+        _write_sweeps(args.threshold_sweep, sweeps)
         _save_baseline(args, evaluations, judgments, names, run_paths)
         return 0
     segments = (None if args.segments is None
@@ -522,6 +567,8 @@ def run(args) -> int:
         pairs=args.pairs,
         segments=segments,
         segment_weights=args.segment_weights or "query",
+        max_false_answer_rate=args.max_false_answer_rate,
+        tune_queries=tune,
     )
     print(to_long_text(comparison) if long_form else to_text(comparison))
     if args.report is not None:
@@ -531,8 +578,45 @@ def run(args) -> int:
     if args.per_query is not None:
         write_per_query_csv(comparison, args.per_query)
         print(terminal_text(f"per-query values written to {args.per_query}"), file=sys.stderr)
+    _write_sweeps(args.threshold_sweep, sweeps)
     _save_baseline(args, comparison.evaluations, judgments, names, run_paths)
     return 0
+
+
+def _check_no_answer_options(args, spans: bool) -> None:
+    """The options of questions with no answer, checked before any file is read."""
+    rate = args.max_false_answer_rate
+    if rate is not None and not 0 <= rate <= 1:
+        raise UsageError(f"--max-false-answer-rate must be from 0 to 1 (a share of the "
+                         f"unanswerable questions), got {rate:g}")
+    if args.tune_queries is not None and rate is None:
+        raise UsageError("--tune-queries chooses the thresholds of --max-false-answer-rate: "
+                         "give --max-false-answer-rate R too")
+    given = [option for option, value in (("--max-false-answer-rate", rate),
+                                          ("--threshold-sweep", args.threshold_sweep))
+             if value is not None]
+    if given and spans:
+        raise UsageError(f"{given[0]} reads score thresholds on judgments of ids (GOLDEN); "
+                         "runs judged by --evidence spans are not supported")
+    if rate is not None and args.means_only:
+        raise UsageError("--max-false-answer-rate reports intervals and which run abstains "
+                         "better, which --means-only leaves out: drop one of them")
+
+
+def _sweeps(runs: dict, judgments, relevance_level) -> dict:
+    """``--threshold-sweep``: every run's sweep (the comparison's notes name the run
+    queries without judgments; the sweeps do not say it again)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        return {name: threshold_sweep(run, judgments, relevance_level=relevance_level,
+                                      system=name)
+                for name, run in runs.items()}
+
+
+def _write_sweeps(path: str | None, sweeps: dict | None) -> None:
+    if path is not None:
+        write_threshold_sweep_csv(sweeps, path)
+        print(terminal_text(f"threshold sweeps written to {path}"), file=sys.stderr)
 
 
 def _save_baseline(args, evaluations, judgments, names, run_paths) -> None:

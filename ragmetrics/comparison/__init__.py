@@ -5,6 +5,9 @@
 - :mod:`~ragmetrics.comparison.options`: every option checked once, at the boundary (the
   systems, the baseline, the metrics, the evidence, the conventions under a preset, the
   levels, the resamples): :class:`~ragmetrics.comparison.options.ComparisonOptions`;
+- :mod:`~ragmetrics.comparison.no_answer`: with ``max_false_answer_rate``, each
+  system's score threshold for that false-answer rate and what it gives, read before
+  the scoring (a run without scores is refused at once): :attr:`Comparison.abstention`;
 - :mod:`~ragmetrics.comparison.systems`: evaluate every system on the same queries
   (:func:`ragmetrics.evaluate`, on worker processes with ``jobs``), its warnings turned
   into notes; :func:`evaluate_systems` is this step alone (``--means-only``);

@@ -143,6 +143,16 @@ class Comparison:
     factors : pandas.DataFrame or None
         For a factorial set of systems: each factor's main effect per metric
         (:func:`~ragmetrics.comparison.factorial.factor_effects`); None otherwise.
+    abstention : pandas.DataFrame or None
+        With ``compare(max_false_answer_rate=...)``: each system's score threshold for
+        that false-answer rate and what it gives, one row per system in the comparison's
+        order (:func:`~ragmetrics.comparison.no_answer.no_answer_table`, the table of
+        :func:`ragmetrics.abstention_report`: ``threshold``, ``false_answer_rate`` and
+        ``recall`` with their intervals, ``answer_rate``, ``precision``, the questions
+        counted, ``measured_on``); :meth:`abstention_verdict` says it in words. None
+        otherwise.
+    max_false_answer_rate : float or None
+        The target the thresholds were chosen for; None without ``.abstention``.
 
     ``print(comparison)`` shows it as text; :meth:`to_markdown` and :meth:`to_html` give
     the full report (:mod:`ragmetrics.reports`).
@@ -183,6 +193,8 @@ class Comparison:
     segment_weights: str = "query"
     segment_confidence: float | None = None
     factors: pd.DataFrame | None = field(default=None, repr=False)
+    abstention: pd.DataFrame | None = field(default=None, repr=False)
+    max_false_answer_rate: float | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.primary is None:  # the default of compare(primary=None)
@@ -239,6 +251,32 @@ class Comparison:
 
         return verdict_sentences(self, self.primary if metric is None
                                  else self._check_metric(metric))
+
+    def abstention_verdict(self) -> tuple[str, ...]:
+        """Questions with no answer, in words: which system abstains better at the
+        false-answer rate asked for (``compare(max_false_answer_rate=...)``), and what
+        the numbers need to be read with (:attr:`abstention`;
+        :func:`ragmetrics.reports.abstention_text.abstention_sentences`). Empty without
+        :attr:`abstention`.
+
+        Examples
+        --------
+        >>> import ragmetrics
+        >>> qrels = {"q1": {"a"}, "q2": {"b"}, "q3": set(), "q4": set()}
+        >>> runs = {"bm25": {"q1": {"a": 3.0}, "q2": {"b": 2.0}, "q3": {"c": 2.5}},
+        ...         "dense": {"q1": {"a": 0.9}, "q2": {"b": 0.8}, "q3": {"c": 0.4}}}
+        >>> result = ragmetrics.compare(runs, qrels, ["recall@1"], n_resamples=200,
+        ...                             max_false_answer_rate=0.0)
+        >>> print(result.abstention_verdict()[0])  # doctest: +NORMALIZE_WHITESPACE
+        dense abstains better than bm25: at a false-answer rate of at most 0 it keeps
+        recall 1.0000 against 0.5000, with false-answer rates 0.0000 and 0.0000; their
+        intervals overlap, so these questions do not settle it.
+
+        Two answerable questions and two without an answer are far too few to tell.
+        """
+        from ..reports.abstention_text import abstention_sentences
+
+        return abstention_sentences(self)
 
     @property
     def headline(self) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,7 @@ from ..stats.arguments import (
 from ..stats.corrections import check_correction
 from ..stats.verdicts import MAX_RESAMPLES_FACTOR
 from .factorial import check_factors
+from .no_answer import NoAnswerOptions, check_no_answer
 from .pairwise import check_pairs
 from .segments import check_segment_weights, check_segments
 from .shown_texts import shown_texts
@@ -183,6 +184,7 @@ class ComparisonOptions:
     segments: pd.Series | None = None
     segment_weights: str = "query"
     factors: dict | None = None
+    no_answer: NoAnswerOptions = field(default_factory=NoAnswerOptions)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -199,7 +201,8 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
                        progress, jobs, preset, conventions: Mapping, primary=None,
                        queries=None, tie_tolerance=DEFAULT_TIE_TOLERANCE, pairs="baseline",
                        segments=None, segment_weights="query",
-                       factors=None) -> ComparisonOptions:
+                       factors=None, max_false_answer_rate=None, tune_queries=None,
+                       answerable=None) -> ComparisonOptions:
     """Check every argument of :func:`~ragmetrics.comparison.compare` (``conventions``: its
     ``**conventions`` keywords), in the order of its signature.
 
@@ -245,7 +248,10 @@ def comparison_options(systems, qrels, metrics, *, chunks, evidence, documents, 
     segment_weights = check_segment_weights(segment_weights)
     segments = check_segments(segments)
     factors = check_factors(factors, list(systems))
+    no_answer = check_no_answer(max_false_answer_rate, tune_queries, answerable,
+                                spans=by_spans)
     return ComparisonOptions(
+        no_answer=no_answer,
         pairs=pairs, segments=segments, segment_weights=segment_weights, factors=factors,
         systems=systems, metrics=tuple(names), specs=tuple(specs), spans=spans,
         conventions=settle_conventions("compare", preset, conventions), preset=preset,

@@ -43,6 +43,7 @@ from .caveats import comparison_warnings
 from .comparison_result import Comparison
 from .costs import cost_names, cost_summary, extra_cost_names
 from .factorial import factor_effects
+from .no_answer import no_answer_table
 from .options import DEFAULT_TIE_TOLERANCE, comparison_options
 from .paired_tests import difference_level, paired_tests_frame
 from .pairwise import all_pair_columns, pairwise_frame, slice_decisions
@@ -79,6 +80,9 @@ def compare(
     segments=None,
     segment_weights: str = "query",
     factors: Mapping | None = None,
+    max_false_answer_rate: float | None = None,
+    tune_queries=None,
+    answerable=None,
     **conventions: Unpack[ConventionKeywords],
 ) -> Comparison:
     """Compare systems on the same queries, with intervals, paired tests and verdicts.
@@ -204,12 +208,32 @@ def compare(
         from names such as ``bm25-256``, ``dense-512`` when they form a full factorial.
         ``.factors`` then holds each factor's main effect with its paired bootstrap
         interval (:mod:`ragmetrics.comparison.factorial`).
+    max_false_answer_rate : float, optional
+        Questions with no answer (:mod:`~ragmetrics.comparison.no_answer`): the most
+        unanswerable questions, as a share from 0 to 1, that a system may answer. Each
+        system gets its own score threshold, the lowest whose false-answer rate is at
+        most this (:func:`ragmetrics.threshold_for`), and ``.abstention`` holds what it
+        gives (:func:`ragmetrics.abstention_report`: the threshold, the false-answer
+        rate, recall and answer rate on the answerable questions, with intervals); the
+        reports add a section "Questions with no answer" that says which system
+        abstains better. Every run needs scores. A query is unanswerable when it has no
+        relevant doc (a row judged 0, an ``answerable`` column, or ``answerable``).
+        Default None: no thresholds, and nothing of it in the result or the reports.
+    tune_queries : iterable of query ids, optional
+        With ``max_false_answer_rate``: choose each threshold on these queries and
+        measure it on all the others (never tune on the test set). By default each is
+        chosen and measured on every query, which flatters it, and the reports say so.
+    answerable : mapping, Series or DataFrame, optional
+        With ``max_false_answer_rate``: which queries have an answer, as in
+        :func:`ragmetrics.threshold_sweep` (unanswerable questions often have no
+        judgment row). It marks questions for the thresholds only; the metrics score the
+        judged queries as always.
 
     Returns
     -------
     Comparison
         ``.summary``, ``.tests``, ``.per_query``, ``.warnings``, ``.conventions``,
-        ``.tie_sizes``, and the
+        ``.tie_sizes``, ``.abstention`` (with ``max_false_answer_rate``), and the
         drill-downs ``.queries_that_differ_most(metric)`` and ``.worst_queries(system,
         metric)``.
 
@@ -253,8 +277,15 @@ def compare(
         max_resamples=max_resamples, seed=seed, correction=correction, progress=progress,
         jobs=jobs, preset=preset, conventions=conventions, primary=primary, queries=queries,
         tie_tolerance=tie_tolerance, pairs=pairs, segments=segments,
-        segment_weights=segment_weights, factors=factors)
+        segment_weights=segment_weights, factors=factors,
+        max_false_answer_rate=max_false_answer_rate, tune_queries=tune_queries,
+        answerable=answerable)
     names, metrics = options.names, options.metrics
+    # Before the scoring: a run without scores is refused at once, naming its system.
+    abstention = None if options.no_answer.max_false_answer_rate is None else no_answer_table(
+        options.systems, qrels, options.no_answer,
+        relevance_level=options.conventions.relevance_level, confidence=options.confidence,
+        n_resamples=options.n_resamples, seed=options.seed)
     # For evidence spans, the units each system sends at every cut the metrics read: a
     # span metric scored with them, then taken out of them (ragmetrics.comparison.costs).
     cuts = {} if options.spans is None else cost_names(options.specs)
@@ -346,4 +377,6 @@ def compare(
         pairs=options.pairs, pairwise=pairwise, segments=by_segment,
         segment_weights=options.segment_weights, segment_confidence=segment_level,
         factors=effects,
+        abstention=abstention,
+        max_false_answer_rate=options.no_answer.max_false_answer_rate,
     )

@@ -45,6 +45,7 @@ from ..validation import check_relevance_level
 from .arrow_inputs import as_frame, is_table
 from .engine import natural_order
 from .inputs import id_kind, qrels_columns, run_columns
+from .parts import DeferredRun, RunInParts
 
 __all__ = [
     "ThresholdChoice",
@@ -285,21 +286,37 @@ def _check_threshold(threshold) -> float:
     return float(threshold)
 
 
-def _scored_run(run) -> pd.DataFrame | Mapping:
-    """The run, refused unless it has scores: a threshold cuts scores, not ranks."""
+def _in_memory(run):
+    """A run read when it is used (:class:`~ragmetrics.evaluation.parts.DeferredRun`, as
+    ``ragmetrics evaluate`` passes them) read now; one read in parts
+    (:class:`~ragmetrics.evaluation.parts.RunInParts`) read whole: the sweep sorts every
+    score of the run at once."""
+    if isinstance(run, DeferredRun):
+        return run.load()
+    if isinstance(run, RunInParts):
+        if run.whole is not None:
+            return run.whole()
+        return pd.concat([as_frame(part) for part in run.parts()], ignore_index=True)
+    return run
+
+
+def _scored_run(run, system: str | None = None) -> pd.DataFrame | Mapping:
+    """The run, refused unless it has scores: a threshold cuts scores, not ranks. The
+    error names ``system`` when given."""
+    where = "" if system is None else f"system {system!r}: "
     if isinstance(run, pd.DataFrame):
         if "score" not in run.columns:
             have = ", ".join(map(repr, run.columns))
-            raise InputValueError("a score threshold needs the run's scores: the run has no "
-                                  f"'score' column (columns: {have})")
+            raise InputValueError(f"a score threshold needs the run's scores: {where}the run "
+                                  f"has no 'score' column (columns: {have})")
         return run[[c for c in ("query_id", "doc_id", "score") if c in run.columns]]
     if isinstance(run, Mapping):
         for qid, ranking in run.items():
             if (not isinstance(ranking, (Mapping, str, bytes)) and isinstance(ranking, Iterable)
                     and len(list(ranking))):
                 raise InputValueError(
-                    f"a score threshold needs the run's scores: run[{qid!r}] is a list "
-                    "of ids; give {query_id: {doc_id: score}} or a frame with a score "
+                    f"a score threshold needs the run's scores: {where}run[{qid!r}] is a "
+                    "list of ids; give {query_id: {doc_id: score}} or a frame with a score "
                     "column")
     return run
 
@@ -333,7 +350,8 @@ def threshold_sweep(run, qrels, *, answerable=None, queries=None, relevance_leve
         ``query_id, doc_id, score`` (a rank column is ignored) or ``{query_id: {doc_id:
         score}}``: the retriever's results and their scores (a list of ids has no
         score to cut, and is refused). A judged query absent from the run answers
-        nothing at any threshold.
+        nothing at any threshold. A run that ``ragmetrics evaluate`` reads when it is
+        used (:mod:`ragmetrics.evaluation.parts`) is read here, whole.
     qrels : DataFrame, table, mapping or Dataset
         The judgments, in any shape :func:`ragmetrics.evaluate` takes, and optionally
         with an ``answerable`` column (booleans or 0/1, one value per query); or a
@@ -404,7 +422,7 @@ def threshold_sweep(run, qrels, *, answerable=None, queries=None, relevance_leve
     flags = _merged(flags, _answerable_argument(answerable), "the judgments",
                     "answerable=")
     judged = qrels_columns(as_frame(judgments))
-    scored = run_columns(as_frame(_scored_run(as_frame(run))))
+    scored = run_columns(as_frame(_scored_run(as_frame(_in_memory(run)), system)))
     run_query_kind = id_kind(scored.query, "query_id", "run")
     run_doc_kind = id_kind(scored.doc, "doc_id", "run")
     flag_kind = id_kind(pd.Series(list(flags), dtype=object), "query_id", "answerable")
@@ -820,7 +838,8 @@ def abstention_report(runs: Mapping, qrels, *, max_false_answer_rate: float,
             threshold, rule = _lowest_meeting(tuned, max_false_answer_rate)
             every = threshold_sweep(run, qrels, answerable=answerable,
                                     relevance_level=relevance_level, system=name)
-            held_out = [q for q in every.query_ids.tolist() if q not in set(tune)]
+            tuned_on = set(tune)
+            held_out = [q for q in every.query_ids.tolist() if q not in tuned_on]
             if not held_out:
                 raise InputValueError("tune_queries holds every query: none is left to "
                                       "measure the threshold on")

@@ -73,7 +73,7 @@ from .run_layouts import (
     read_llamaindex_results,
     read_openinference_spans,
 )
-from .segment_files import read_segments
+from .segment_files import read_query_ids, read_segments
 from .text_matching import TextIndex, TextMatches, match_texts, normalize_whitespace, text_id
 from .trec import read_trec_qrels, read_trec_run
 
@@ -95,6 +95,7 @@ __all__ = [
     "read_llamaindex_results",
     "read_openinference_spans",
     "read_qrels",
+    "read_query_ids",
     "read_ragas_samples",
     "read_results",
     "read_run",

@@ -20,6 +20,8 @@ The modules:
 - :mod:`~ragmetrics.reports.text_tables`: the numbers as tables of text;
 - :mod:`~ragmetrics.reports.formatting`: numbers as text (decimals, signs, p-values);
 - :mod:`~ragmetrics.reports.card`: the convention card;
+- :mod:`~ragmetrics.reports.abstention_text`: questions with no answer, in words and as a
+  table (:func:`abstention_table`);
 - :mod:`~ragmetrics.reports.text_report`, :mod:`~ragmetrics.reports.markdown_report`,
   :mod:`~ragmetrics.reports.html_report`: the three renderers, and
   :mod:`~ragmetrics.reports.long_text` (many systems, a line each) and
@@ -27,16 +29,18 @@ The modules:
 - :mod:`~ragmetrics.reports.figures`: :func:`plot_intervals`, :func:`plot_differences`
   (matplotlib; imported only when a figure is asked for);
 - :mod:`~ragmetrics.reports.report_file`: :func:`write_report`, by file extension;
-- :mod:`~ragmetrics.reports.per_query`: the per-query values, and their CSV file;
+- :mod:`~ragmetrics.reports.per_query`: the per-query values, and their CSV file; the
+  threshold sweeps' CSV file;
 - :mod:`~ragmetrics.reports.output_files`: files written atomically, never over an input.
 """
 
 from .._moved import renamed
+from .abstention_text import abstention_table
 from .card import convention_card
 from .document import Figure, ReportDocument, Section, build_report
 from .html_report import render_html, to_html
 from .markdown_report import render_markdown, to_markdown
-from .per_query import per_query_frame, write_per_query_csv
+from .per_query import per_query_frame, write_per_query_csv, write_threshold_sweep_csv
 from .report_file import REPORT_FORMATS, write_report
 from .text_report import render_text, to_text
 from .text_tables import (
@@ -53,6 +57,7 @@ __all__ = [
     "ReportDocument",
     "Section",
     "TextTable",
+    "abstention_table",
     "build_report",
     "convention_card",
     "costs_table",
@@ -70,6 +75,7 @@ __all__ = [
     "to_text",
     "write_per_query_csv",
     "write_report",
+    "write_threshold_sweep_csv",
 ]
 
 _FIGURES = ("plot_differences", "plot_intervals")

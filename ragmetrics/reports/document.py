@@ -6,7 +6,8 @@ then the other metrics' verdicts in a line each), the warnings as one line with 
 count (too few queries, one metric alone, queries missing from a run: HTML folds them
 under it, text and Markdown list them at the end), what the retrievers cost (latency,
 and for evidence spans the units each system sends to the model at each cut: beside the
-metrics, not in them), the differences plot, the means with their intervals
+metrics, not in them), questions with no answer (with ``max_false_answer_rate``: each
+system's threshold and which abstains better), the differences plot, the means with their intervals
 (metric rows, system columns), each system against the baseline (difference, interval,
 p-values, verdict), the queries that differ most and the worst queries (the drill-downs,
 with each question and passage when given), and the convention card. :func:`build_report` puts them in a
@@ -24,6 +25,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..conventions import shown
 from ..metrics.registry import parse_metric
+from .abstention_text import (
+    NO_ANSWER_HEADING,
+    abstention_caption,
+    abstention_sentences,
+    abstention_table,
+)
 from .card import convention_card
 from .drilldown import power_section, ranking_sections
 from .formatting import format_count, format_percent
@@ -175,6 +182,15 @@ class ReportDocument:
     difference_figures : tuple of Figure
         Each system minus the baseline on every metric, shown after the verdict where
         the format has pictures.
+    no_answer : Section or None
+        Questions with no answer (``compare(max_false_answer_rate=...)``): each system's
+        threshold, its false-answer rate and recall with intervals, where it was chosen
+        and measured (:func:`~ragmetrics.reports.abstention_text.abstention_table`);
+        None otherwise. A section of its own after the costs, beside the metrics.
+    no_answer_verdict : tuple of str
+        Which system abstains better, and the caveats
+        (:func:`~ragmetrics.reports.abstention_text.abstention_sentences`), shown above
+        ``no_answer``'s table.
     """
 
     title: str
@@ -196,6 +212,8 @@ class ReportDocument:
     difference_figures: tuple[Figure, ...] = ()
 
     several: tuple[Section, ...] = ()
+    no_answer: Section | None = None
+    no_answer_verdict: tuple[str, ...] = ()
 
     @property
     def warnings_line(self) -> str:
@@ -269,6 +287,8 @@ def build_report(comparison: Comparison, *, title: str = "Retrieval evaluation",
         difference_figures=tuple(Figure("differences", f"{system} minus {c.baseline}", system)
                                  for system in c.systems[1:]),
         several=_several(c, complete),
+        no_answer=_no_answer(c),
+        no_answer_verdict=abstention_sentences(c),
     )
 
 
@@ -304,6 +324,14 @@ def _costs(c: Comparison) -> Section | None:
                             "chunks share counted in both, as a prompt holds it); mean, "
                             "median (p50) and 90th percentile (p90) over the queries "
                             "counted. A cost beside the metrics, not one of them."))
+
+
+def _no_answer(c: Comparison) -> Section | None:
+    table = abstention_table(c)
+    if table is None:
+        return None
+    return Section(heading=(NO_ANSWER_HEADING,), table=frame_table(table),
+                   caption=abstention_caption(c))
 
 
 def _power(c: Comparison) -> Section | None:

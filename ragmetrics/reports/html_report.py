@@ -3,8 +3,8 @@ external URL, every piece of user text escaped.
 
 The page opens with the verdict (a sentence per system on the primary metric, the other
 metrics' verdicts in a list), then every warning folded under one line that counts them
-(a ``<details>`` element: "7 warnings"), what the retrievers cost, the differences plot,
-and the tables.
+(a ``<details>`` element: "7 warnings"), what the retrievers cost, questions with no
+answer, the differences plot, and the tables.
 
 The rankings of the queries that differ most are a drill-down that needs no script:
 each query is a ``<details>`` element, closed, that a click (or Enter on its summary)
@@ -84,6 +84,8 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
         parts += _section(document.retrievers, drawn)
     if document.costs is not None:
         parts += _section(document.costs, drawn)
+    if document.no_answer is not None:
+        parts += _section(document.no_answer, drawn, before=document.no_answer_verdict)
     if drawn is not None:
         parts += [_image(figure, drawn) for figure in document.difference_figures]
     for section in (document.means, *document.against_baseline, *document.several,
@@ -100,10 +102,12 @@ def render_html(document: ReportDocument, *, figures: bool = True) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _section(section: Section, comparison: Comparison | None) -> list[str]:
-    """The section's parts; its figure too when there is a comparison to draw it from."""
+def _section(section: Section, comparison: Comparison | None, before=()) -> list[str]:
+    """The section's parts (the paragraphs ``before``, a verdict, after its heading); its
+    figure too when there is a comparison to draw it from."""
     heading = "".join(html.escape(piece) for piece in section.heading)
     parts = [f"<h2>{heading}</h2>"]
+    parts += [f"<p>{html.escape(sentence)}</p>" for sentence in before]
     if section.caption is not None:
         parts.append(f"<p>{html.escape(section.caption)}</p>")
     parts.append(_table(section.table))

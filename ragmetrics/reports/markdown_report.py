@@ -1,7 +1,7 @@
 """The report as Markdown (GitHub-flavoured tables): every part of the report document.
 
 The verdict first (its sentences, the other metrics' verdicts, the warnings' count), then
-what the retrievers cost, the means, each system against the baseline, the drill-downs
+what the retrievers cost, questions with no answer, the means, each system against the baseline, the drill-downs
 (with each question and passage when given), the convention card, and the warnings
 listed at the end.
 
@@ -47,6 +47,8 @@ def render_markdown(document: ReportDocument) -> str:
         parts += _section(document.retrievers)
     if document.costs is not None:
         parts += _section(document.costs)
+    if document.no_answer is not None:
+        parts += _section(document.no_answer, before=document.no_answer_verdict)
     parts += _section(document.means)
     for section in document.against_baseline:
         parts += _section(section)
@@ -82,10 +84,12 @@ def _verdict(document: ReportDocument) -> list[str]:
     return parts
 
 
-def _section(section: Section, level: str = "##") -> list[str]:
+def _section(section: Section, level: str = "##", before=()) -> list[str]:
+    """The section: heading, the paragraphs ``before`` (a verdict), caption, table."""
     heading = "".join(markdown_text(piece) for piece in section.heading)
+    said = [line for sentence in before for line in (markdown_text(sentence), "")]
     caption = [] if section.caption is None else [markdown_text(section.caption), ""]
-    return [f"{level} {heading}", "", *caption, _table(section.table), ""]
+    return [f"{level} {heading}", "", *said, *caption, _table(section.table), ""]
 
 
 def _table(table: TextTable) -> str:

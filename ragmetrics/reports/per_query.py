@@ -1,4 +1,5 @@
-"""Every per-query value of a Comparison, long by system, and as a CSV file."""
+"""Every per-query value of a Comparison, long by system, and as a CSV file; each system's
+threshold sweep as a CSV file too (``ragmetrics evaluate --threshold-sweep``)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ..evaluation import Evaluation
+from ..errors import InputTypeError
+from ..evaluation import Evaluation, ThresholdSweep
 from ..safe_text import csv_field, spreadsheet_cell
 from .output_files import write_atomic
 
 if TYPE_CHECKING:  # annotations only: a Comparison imports its renderers when called
     from ..comparison import Comparison
 
-__all__ = ["per_query_frame", "write_per_query_csv"]
+__all__ = ["per_query_frame", "write_per_query_csv", "write_threshold_sweep_csv"]
 
 
 def per_query_frame(comparison: Comparison | Mapping[str, Evaluation]) -> pd.DataFrame:
@@ -72,8 +74,49 @@ def write_per_query_csv(comparison: Comparison | Mapping[str, Evaluation], path)
     >>> path.read_bytes()
     b'query_id,system,mrr\\n"a\\r\\'=1+1",bm25,1.0\\n'
     """
-    frame = per_query_frame(comparison)
-    text_columns = ("query_id", "system")
+    return write_atomic(path, _csv_text(per_query_frame(comparison), ("query_id", "system")))
+
+
+def write_threshold_sweep_csv(sweeps: Mapping[str, ThresholdSweep], path) -> Path:
+    """Write each system's threshold sweep as CSV, atomically: one row per system and
+    threshold.
+
+    The columns are ``system`` and those of :attr:`ragmetrics.ThresholdSweep.table`
+    (``threshold``, ``false_answer_rate``, ``answer_rate``, ``abstention_rate``,
+    ``recall``, ``precision`` and the counts), each system's rows by threshold
+    ascending, the last ``inf`` (abstain always); cells made safe as
+    :func:`write_per_query_csv` makes them (no formula, no split row), a missing value
+    (a precision where no answerable query answers) an empty cell.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from ragmetrics import threshold_sweep
+    >>> sweep = threshold_sweep({"q1": {"a": 0.9}, "q2": {"b": 0.4}}, {"q1": {"a"}, "q2": set()})
+    >>> path = write_threshold_sweep_csv({"bm25": sweep}, Path("sweep.csv"))
+    >>> print(path.read_text())  # doctest: +NORMALIZE_WHITESPACE
+    system,threshold,false_answer_rate,answer_rate,abstention_rate,recall,precision,n_false_answers,n_answered,n_kept,n_relevant_kept
+    bm25,0.4,1.0,1.0,0.0,1.0,1.0,1,1,1,1
+    bm25,0.9,0.0,1.0,0.0,1.0,1.0,0,1,1,1
+    bm25,inf,0.0,0.0,1.0,0.0,,0,0,0,0
+    """
+    if not isinstance(sweeps, Mapping) or not sweeps:
+        raise InputTypeError("sweeps must be a non-empty mapping {system: ThresholdSweep}, "
+                             f"got {type(sweeps).__name__}")
+    frames = []
+    for system, sweep in sweeps.items():
+        if not isinstance(sweep, ThresholdSweep):
+            raise InputTypeError(f"sweeps[{system!r}] must be a ThresholdSweep (from "
+                                 f"threshold_sweep), got {type(sweep).__name__}")
+        frames.append(sweep.table.assign(system=system))
+    frame = pd.concat(frames, ignore_index=True)
+    frame = frame[["system", *(c for c in frame.columns if c != "system")]]
+    return write_atomic(path, _csv_text(frame, ("system",)))
+
+
+def _csv_text(frame: pd.DataFrame, text_columns) -> str:
+    """The frame as CSV: text cells safe (:func:`write_per_query_csv`), numbers as
+    pandas writes them."""
     columns = [
         [csv_field(spreadsheet_cell(value)) for value in frame[name].tolist()]
         if name in text_columns else [_number_field(value) for value in frame[name].tolist()]
@@ -81,7 +124,7 @@ def write_per_query_csv(comparison: Comparison | Mapping[str, Evaluation], path)
     ]
     header = ",".join(csv_field(spreadsheet_cell(name)) for name in frame.columns)
     lines = [header, *(",".join(row) for row in zip(*columns, strict=True))]
-    return write_atomic(path, "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def _number_field(value) -> str:

@@ -2,8 +2,8 @@
 evaluate`` show.
 
 The verdict first (one sentence per system on the primary metric, the other metrics'
-verdicts in a line each, and the warnings' count), then what the retrievers cost, the
-overview line, the means, each system against the baseline, the warnings listed, and the
+verdicts in a line each, and the warnings' count), then what the retrievers cost,
+questions with no answer (with ``max_false_answer_rate``), the overview line, the means, each system against the baseline, the warnings listed, and the
 conventions in one line; the drill-downs and the full card are for the files
 (:mod:`~ragmetrics.reports.markdown_report`, :mod:`~ragmetrics.reports.html_report`).
 Every character a terminal would act on (escape sequences, right-to-left overrides) is
@@ -53,6 +53,10 @@ def render_text(document: ReportDocument) -> str:
     if document.costs is not None:
         unit = document.comparison.costs.attrs.get("unit", "characters")
         lines += ["", f"Cost ({unit} sent per question)", _fixed_width(document.costs.table)]
+    if document.no_answer is not None:
+        lines += ["", f"{''.join(document.no_answer.heading)}:"]
+        lines += [f"  {sentence}" for sentence in document.no_answer_verdict]
+        lines.append(_fixed_width(document.no_answer.table))
     lines += ["", document.overview, "", _fixed_width(document.means.table)]
     for section in (*document.against_baseline, *document.several):
         lines += ["", "".join(section.heading), _fixed_width(section.table)]
