@@ -664,7 +664,22 @@ _MEAN_NAMES = {"mrr": "MRR", "map": "MAP"}
 _SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_]+)(?:\((?P<args>[^()]*)\))?(?:@(?P<k>.*))?$")
 
 
+#: The names (and aliases) of the diversity measures, whose rows live in
+#: :data:`ragmetrics.diversity.DIVERSITY_METRICS` (they read subtopic judgments, so
+#: ``evaluate`` does not take them): an unknown metric with one of these names is pointed
+#: there. tests/unit/diversity checks that this set is that table's.
+DIVERSITY_NAMES = frozenset({
+    "alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "nrbp", "nnrbp", "p_ia", "precision_ia",
+    "strec", "subtopic_recall", "coverage", "map_ia", "ap_ia",
+})
+
+
 def _suggest(text: str) -> str:
+    base = text.strip().lower().split("@")[0].split("(")[0].replace("-", "_")
+    if base in DIVERSITY_NAMES:
+        return (f"; {base} is a diversity measure over subtopic judgments: "
+                "ragmetrics.diversity.evaluate_diversity(run, judgments, metrics), or "
+                "`ragmetrics ndeval QRELS RUN`")
     # The name first ("ndgc" is "ndcg"), then the whole text ("recal10" is "recall@10"),
     # among the names of the family the text names (span metrics start with "span_").
     family = "spans" if text.strip().startswith("span_") else "ids"
