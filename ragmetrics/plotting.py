@@ -63,6 +63,9 @@ _METRIC_STYLE = {
     "ndcg": (PALETTE["vermillion"], "-", "v"),
     "ap": (PALETTE["sky"], "--", "P"),
     "r_precision": (PALETTE["black"], ":", "X"),
+    # the diversity measures (ragmetrics.diversity), as the ranking board draws them
+    "alpha_ndcg": (PALETTE["black"], "--", "P"),
+    "strec": (PALETTE["sky"], ":", "X"),
 }
 _FALLBACK_STYLES = [(c, "-", "o") for c in PALETTE.values() if c != PALETTE["light_grey"]]
 

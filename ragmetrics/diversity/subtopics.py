@@ -6,7 +6,8 @@ three forms, all read into one :class:`SubtopicJudgments`:
 
 - ndeval's 4-field file, ``topic subtopic docno judgment``
   (:func:`ragmetrics.diversity.read_ndeval_qrels`);
-- a table with a ``subtopic`` column beside ``query_id``, ``doc_id`` and ``relevance``;
+- a table with a ``subtopic`` column beside ``query_id``, ``doc_id`` and ``relevance``
+  (or ``judgment``, ndeval's name for it);
 - ir_measures' convention: TREC qrels whose second field, the ``iteration``, holds the
   subtopic (``read_trec_qrels`` keeps it as the ``iteration`` column), or pyndeval's
   ``(query_id, subtopic_id, doc_id, relevance)`` tuples.
@@ -89,8 +90,9 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
     Parameters
     ----------
     data : SubtopicJudgments, pandas.DataFrame or iterable of 4-tuples
-        A table with ``query_id``, ``doc_id``, ``relevance`` and the subtopic in a
-        ``subtopic`` column or, by ir_measures' convention, in ``iteration``; or tuples
+        A table with ``query_id``, ``doc_id``, ``relevance`` (or ``judgment``, ndeval's
+        name) and the subtopic in a ``subtopic`` column or, by ir_measures' convention, in
+        ``iteration``; or tuples
         ``(query_id, subtopic, doc_id, relevance)`` (pyndeval's ``SubtopicQrel``).
     relevance_level : float, default 1
         A doc is relevant to a subtopic at a judgment of at least this.
@@ -179,15 +181,23 @@ def _as_frame(data) -> pd.DataFrame:
         columns = set(data.columns)
         subtopic = "subtopic" if "subtopic" in columns else (
             "iteration" if "iteration" in columns else None)
-        missing = [c for c in ("query_id", "doc_id", "relevance") if c not in columns]
-        if subtopic is None or missing:
-            missing = missing + ([] if subtopic else ["subtopic (or iteration)"])
+        # ndeval calls the grade the judgment: either name, not both.
+        grade = "relevance" if "relevance" in columns else (
+            "judgment" if "judgment" in columns else None)
+        if {"relevance", "judgment"} <= columns:
+            raise InputValueError("subtopic judgments have both a relevance and a judgment "
+                                  "column: keep one (they name the same grade)")
+        missing = [c for c in ("query_id", "doc_id") if c not in columns]
+        if subtopic is None or grade is None or missing:
+            missing = missing + ([] if subtopic else ["subtopic (or iteration)"]) + (
+                [] if grade else ["relevance (or judgment)"])
             raise InputValueError(
                 f"subtopic judgments need the columns query_id, subtopic (or iteration, "
-                f"ir_measures' convention), doc_id and relevance; missing: "
-                f"{', '.join(missing)} (have: {', '.join(map(str, data.columns))})")
+                f"ir_measures' convention), doc_id and relevance (or judgment, ndeval's "
+                f"name); missing: {', '.join(missing)} (have: "
+                f"{', '.join(map(str, data.columns))})")
         frame = pd.DataFrame({"query_id": data["query_id"], "subtopic": data[subtopic],
-                              "doc_id": data["doc_id"], "relevance": data["relevance"]})
+                              "doc_id": data["doc_id"], "relevance": data[grade]})
     elif isinstance(data, Mapping | str | bytes) or not isinstance(data, Iterable):
         raise InputTypeError(
             "subtopic judgments must be a DataFrame (query_id, subtopic or iteration, "

@@ -2,6 +2,8 @@
 // It draws the state that Python holds and reports the learner's moves back:
 // - a drop, a move button or Alt+Up/Down sets `order` and `moved` (Python validates the
 //   order and recomputes the metrics);
+// - chunks with facets (`facets`, id -> names; `facet_colours`, name -> {light, dark})
+//   show each facet as a labelled chip with a coloured edge (the name always written);
 // - a click on a chunk, its relevance button, Enter or Space sets `toggle_request`
 //   ({doc_id, click}: Python cycles the grade);
 // - the slider sets `k` (it ends at `k_max`, from Python: 10 past the end of the list);
@@ -34,7 +36,8 @@ function render({ model, el: root }) {
   const onView = () => drawMetrics(board);
   const stop = rmListen(model, [
     ["change:order", onList], ["change:relevance", onList], ["change:titles", onList],
-    ["change:max_grade", onList], ["change:k", onK], ["change:k_max", onKMax],
+    ["change:max_grade", onList], ["change:facets", onList], ["change:facet_colours", onList],
+    ["change:k", onK], ["change:k_max", onKMax],
     ["change:view", onView],
   ], rmOnResize(board.list.element, () => placeCutoff(board)), board.live.dispose);
   drawSlider(board);
@@ -111,13 +114,15 @@ function buildBoard(model, root) {
 /** A chunk's <li> children: its label (rank, id, title), relevance button and moves. */
 function buildItem(item, toggle) {
   item.title = rmEl("span", { class: "rmb-title" });
+  // The chunk's facets: chips made in updateItem, hidden when it has none.
+  item.facets = rmEl("span", { class: "rmb-facets" });
   item.check = rmEl("span", { class: "rmb-check", "aria-hidden": "true" });
   item.relevanceText = rmEl("span", { class: "rmb-grade-text" });
   item.relevance = rmButton({ label: "", title: "", classes: "rmb-grade", contained: true },
     () => toggle(item.docId));
   item.relevance.replaceChildren(item.check, item.relevanceText);
   const label = rmEl("span", { class: "rmb-label" }, item.rank, item.id, item.title);
-  return [label, item.relevance, item.actions];
+  return [label, item.facets, item.relevance, item.actions];
 }
 
 /** A metric's row in the metrics table: its legend sample and name, its value, and its
@@ -151,7 +156,7 @@ function relevanceWords(grade, graded) {
 }
 
 /** What one chunk shows and says: rank, title, relevance, above or below the cut-off. */
-function updateItem(item, i, n, { k, grade, graded, maxGrade, titleText }) {
+function updateItem(item, i, n, { k, grade, graded, maxGrade, titleText, facets, colours }) {
   const docId = item.docId;
   const rank = i + 1;
   const below = rank > k;
@@ -161,8 +166,10 @@ function updateItem(item, i, n, { k, grade, graded, maxGrade, titleText }) {
   item.li.classList.toggle("rmb-below", below);
   item.li.classList.toggle("rmb-last-seen", rank === Math.min(k, n));
   item.title.textContent = titleText;
+  drawFacets(item, facets, colours);
   const parts = [`Rank ${rank}: ${docId}`];
   if (titleText) parts.push(titleText);
+  if (facets.length) parts.push(`facets: ${facets.join(", ")}`);
   parts.push(relevanceWords(grade, graded), below ? "below the cut-off" : "above the cut-off");
   item.li.setAttribute("aria-label", parts.join(", "));
   item.relevance.setAttribute("aria-pressed", grade > 0 ? "true" : "false");
@@ -177,6 +184,22 @@ function updateItem(item, i, n, { k, grade, graded, maxGrade, titleText }) {
   item.relevance.title = graded ? "Next grade" : "Toggle relevance";
 }
 
+/** A chunk's facets as chips: the name as text, a coloured edge and swatch (from Python,
+ * 3:1 against the light and the dark theme). Redrawn only when they differ. */
+function drawFacets(item, facets, colours) {
+  const key = JSON.stringify([facets, facets.map((f) => colours[f] || null)]);
+  if (item.facets.dataset.key === key) return;
+  item.facets.dataset.key = key;
+  item.facets.hidden = facets.length === 0;
+  item.facets.replaceChildren(...facets.map((name) => {
+    const chip = rmEl("span", { class: "rmb-facet", "data-facet": name, text: name });
+    const colour = colours[name] || {};
+    chip.style.setProperty("--rmb-facet-light", colour.light || "currentColor");
+    chip.style.setProperty("--rmb-facet-dark", colour.dark || colour.light || "currentColor");
+    return chip;
+  }));
+}
+
 function drawList(board) {
   const { model } = board;
   const relevance = model.get("relevance");
@@ -184,8 +207,11 @@ function drawList(board) {
   const k = model.get("k");
   const maxGrade = model.get("max_grade");
   const graded = maxGrade > 1;
+  const facets = model.get("facets") || {};
+  const colours = model.get("facet_colours") || {};
   board.list.draw((item, i, n) => updateItem(item, i, n, {
     k, graded, maxGrade, grade: relevance[item.docId] || 0, titleText: titles[item.docId] || "",
+    facets: facets[item.docId] || [], colours,
   }));
   placeCutoff(board);
 }

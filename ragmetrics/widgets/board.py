@@ -23,7 +23,7 @@ def _series_styles() -> dict[str, dict[str, str]]:
     """Each metric's colour (as ragmetrics.plotting draws it), its colours on the light and
     the dark theme (at least 3:1 against the background), dash and marker."""
     styles = {}
-    for name in logic.BOARD_METRICS:
+    for name in (*logic.BOARD_METRICS, *logic.FACET_METRICS):
         style = metric_style(name)
         themed = {theme: logic.legible_colour(style["color"], background)
                   for theme, background in _THEME_BACKGROUNDS.items()}
@@ -72,6 +72,13 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         A title per chunk, shown as plain text (never as HTML).
     gain : {"linear", "exponential"}, default "linear"
         nDCG's gain.
+    facets : mapping id -> list of str, optional
+        The facets (subtopics) each chunk answers, ``{"seats-add": ["add-person",
+        "prorated-charge"]}`` (:meth:`from_facets` reads them from subtopic judgments).
+        Each chunk then shows its facets as labels, each in its own colour (3:1 against
+        the light and the dark theme; the name is always written), and the metrics add
+        alpha-nDCG@k and subtopic recall@k (:data:`~ragmetrics.widgets.board_model.FACET_METRICS`),
+        over the facets of the chunks marked relevant.
 
     Examples
     --------
@@ -90,6 +97,15 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     (['a', 'x', 'b'], 'board reset to its starting state; Recall@2 0.50, Precision@2 0.50, Hit rate@2 1.00, RR@2 1.00, nDCG@2 0.61')
     >>> board.k_max  # the slider's end: 10 past the 3 chunks
     13
+
+    Chunks with facets: a chunk that repeats a covered facet, moved up, lowers alpha-nDCG
+    while recall and nDCG stay:
+
+    >>> board = RankingBoard(["a", "b", "c"], {"a", "b", "c"}, k=3,
+    ...                      facets={"a": ["price"], "b": ["how"], "c": ["price"]})
+    >>> board.move("c", 2)
+    >>> board.announcement
+    'chunk c moved to rank 2; alpha-nDCG@3 1.00 → 0.97'
     """
 
     order = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -117,10 +133,15 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     reset_request = traitlets.Dict().tag(sync=True)
     #: The cut-off slider's last value (:func:`~ragmetrics.widgets.board_model.slider_max`).
     k_max = traitlets.Int(20).tag(sync=True)
+    #: Each chunk's facets (id -> names; empty: a board without facets), and each facet's
+    #: colours on the light and the dark theme (name -> ``{"light", "dark"}``).
+    facets = traitlets.Dict().tag(sync=True)
+    facet_colours = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, retrieved, relevant, k=10, titles=None, *, gain="linear"):
+    def __init__(self, retrieved, relevant, k=10, titles=None, *, gain="linear", facets=None):
         order, relevance, titles = logic.normalise_board_input(retrieved, relevant, titles)
         k = check_k(k)
+        facets = logic.check_facets(facets or {}, [*order, *relevance])
         max_grade = max([1, *(int(g) for g in relevance.values() if g > 0)])
         super().__init__(
             order=order,
@@ -131,9 +152,11 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
             gain=gain,
             series=_series_styles(),
             k_max=logic.slider_max(len(order), k),
+            facets=facets,
+            facet_colours=logic.facet_colours(facets),
         )
         self._start = logic.BoardState(self.order, self.relevance, k, gain=gain,
-                                       max_grade=max_grade)
+                                       max_grade=max_grade, facets=facets)
         self._state = None
         self._quiet = False
         self._recompute()
@@ -148,6 +171,38 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         ex = load_example(name)
         default_k = {"refund_policy": 5, "cancellation": 10, "k_tradeoff": 10}.get(name, 1)
         return cls(ex.retrieved, ex.relevant, k=default_k if k is None else k, titles=ex.titles)
+
+    @classmethod
+    def from_facets(cls, retrieved, judgments, query_id, *, relevant=None, k: int = 10,
+                    titles=None, gain: str = "linear") -> RankingBoard:
+        """A board whose chunks carry the facets that subtopic judgments give them.
+
+        Parameters
+        ----------
+        retrieved : list of ids
+            The ranking, best first.
+        judgments : pandas.DataFrame, iterable of 4-tuples or SubtopicJudgments
+            Subtopic judgments (``query_id``, ``subtopic``, ``doc_id``, ``relevance`` or
+            ``judgment``), as :func:`ragmetrics.diversity.subtopic_judgments` reads them.
+        query_id : str
+            The query whose facets to show.
+        relevant : set of ids or mapping id -> grade, optional
+            The golden set (for recall and nDCG); by default every chunk with a facet,
+            grade 1.
+        k, titles, gain
+            As for the board.
+
+        Examples
+        --------
+        >>> facets = [("q1", "price", "a", 1), ("q1", "how", "b", 1), ("q1", "price", "c", 1)]
+        >>> board = RankingBoard.from_facets(["a", "c", "x", "b"], facets, "q1", k=3)
+        >>> board.facets["a"], round(board.metrics["strec"], 4)
+        (['price'], 0.5)
+        """
+        facets = logic.facets_of_query(judgments, query_id)
+        if relevant is None:
+            relevant = set(facets)
+        return cls(retrieved, relevant, k=k, titles=titles, gain=gain, facets=facets)
 
     @classmethod
     def example(cls) -> RankingBoard:
@@ -188,12 +243,12 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
 
     def describe(self) -> str:
         """What the board shows, as text (for checkpoint cells that nbval checks)."""
-        return logic.describe_board(self.order, self.relevance, self.k, self.view)
+        return logic.describe_board(self.order, self.relevance, self.k, self.view, self.facets)
 
     def state(self) -> logic.BoardState:
         """A copy of the board's state, to try moves on without moving the board."""
         return logic.BoardState(self.order, self.relevance, self.k, gain=self.gain,
-                                max_grade=self.max_grade)
+                                max_grade=self.max_grade, facets=self.facets)
 
     def starting_state(self) -> logic.BoardState:
         """A copy of the state the board was made with (what :meth:`reset` puts back)."""
@@ -219,7 +274,8 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
     def _recompute(self, change=None, *, reset=False) -> None:
         if self._quiet:
             return
-        view = logic.board_view(self.order, self.relevance, self.k, gain=self.gain)
+        view = logic.board_view(self.order, self.relevance, self.k, gain=self.gain,
+                                facets=self.facets or None)
         state = {"order": list(self.order), "relevance": dict(self.relevance), "k": self.k,
                  "gain": self.gain, "max_grade": self.max_grade, "metrics": view["metrics"]}
         if reset:
@@ -249,4 +305,5 @@ class RankingBoard(AccessibleWidget, front_end="board.js", style="board.css", ro
         return f"RankingBoard(order={self.order!r}, relevant={relevant!r}, k={self.k})"
 
     def _static_html(self) -> str:
-        return logic.static_html(self.order, self.relevance, self.k, self.titles, self.view)
+        return logic.static_html(self.order, self.relevance, self.k, self.titles, self.view,
+                                 self.facets or None)

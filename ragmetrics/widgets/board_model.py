@@ -17,16 +17,20 @@ from typing import Any
 import pandas as pd
 
 from ..conventions import GAIN_POLICIES
+from ..diversity import DIVERSITY_METRICS, alpha_ndcg_at_k, subtopic_judgments, subtopic_recall_at_k
 from ..errors import InputTypeError, InputValueError
 from ..evaluation.curves import metric_curves
 from ..metrics.registry import MetricSpec, metric_info
+from ..plotting import PALETTE
 from ..teaching.ndcg_steps import ndcg_table
 from ..validation import as_grades, as_ranking, check_choice, check_k, id_kind
 
 __all__ = [
     "BOARD_METRICS",
+    "FACET_METRICS",
     "BoardState",
     "board_view",
+    "check_facets",
     "cycle_grade",
     "describe_board",
     "describe_change",
@@ -35,6 +39,9 @@ __all__ = [
     "describe_overlaps",
     "describe_ranking",
     "describe_reset",
+    "facet_colours",
+    "facet_subtopics",
+    "facets_of_query",
     "legible_colour",
     "metric_changes",
     "move",
@@ -46,11 +53,22 @@ __all__ = [
 
 #: The metrics the board shows, in order (registry names; the reciprocal rank is cut at k).
 BOARD_METRICS = ("recall", "precision", "hit_rate", "rr", "ndcg")
+#: The diversity measures a board whose chunks carry facets shows too, after those
+#: (:data:`ragmetrics.diversity.DIVERSITY_METRICS` names: alpha-nDCG@k, subtopic recall@k).
+FACET_METRICS = ("alpha_ndcg", "strec")
 
 
 def _label(name: str, k: int) -> str:
-    """``"Recall@5"``, ``"RR@5"`` (one query: the reciprocal rank, searched to depth k)."""
+    """``"Recall@5"``, ``"RR@5"`` (one query: the reciprocal rank, searched to depth k),
+    ``"alpha-nDCG@5"``, ``"Subtopic recall@5"``."""
+    if name in FACET_METRICS:
+        return DIVERSITY_METRICS[name].pretty_name.replace("@k", f"@{k}")
     return MetricSpec(metric_info(name).name, k).pretty_name
+
+
+def _shown(mapping: Mapping) -> list[str]:
+    """The board's metric names that ``mapping`` has, in the board's order."""
+    return [name for name in (*BOARD_METRICS, *FACET_METRICS) if name in mapping]
 
 
 def normalise_board_input(
@@ -75,10 +93,120 @@ def normalise_board_input(
     return order, relevance, titles
 
 
+def facets_of_query(judgments, query_id) -> dict[str, list[str]]:
+    """One query's facets per chunk, ``{doc_id: [facets]}``, from subtopic judgments.
+
+    Parameters
+    ----------
+    judgments : pandas.DataFrame, iterable of 4-tuples or SubtopicJudgments
+        What :func:`ragmetrics.diversity.subtopic_judgments` reads: ``query_id``,
+        ``subtopic``, ``doc_id`` and ``relevance`` (or ``judgment``); a chunk has the
+        facets it is relevant to.
+    query_id : str
+        The query.
+
+    Returns
+    -------
+    dict
+        Doc id -> its facets, in the judgments' subtopic order.
+
+    Examples
+    --------
+    >>> facets_of_query([("q1", "price", "a", 1), ("q1", "how", "b", 1),
+    ...                  ("q1", "price", "b", 1), ("q2", "x", "c", 1)], "q1")
+    {'b': ['how', 'price'], 'a': ['price']}
+    """
+    judged = subtopic_judgments(judgments)
+    if str(query_id) not in judged.queries:
+        raise InputValueError(f"query {query_id!r} has no subtopic judgments; judged "
+                              f"queries: {', '.join(judged.queries)}")
+    out: dict[str, list[str]] = {}
+    for subtopic, docs in judged.docs_by_subtopic(query_id).items():
+        for doc in docs:
+            out.setdefault(str(doc), []).append(str(subtopic))
+    return out
+
+
+def check_facets(facets, known: Iterable[str]) -> dict[str, list[str]]:
+    """``facets`` as ``{doc id (str): [facet names]}``, checked: ids that are on the board
+    or judged (``known``), each facet a non-empty str, none twice for a chunk."""
+    if not isinstance(facets, Mapping):
+        raise InputTypeError(f"facets must be a mapping doc id -> list of facet names, got "
+                             f"{type(facets).__name__}")
+    known = set(known)
+    out = {}
+    for doc, names in facets.items():
+        if id_kind(doc) not in ("str", "int"):
+            raise InputTypeError(f"facets: doc ids must be str or int, got {doc!r}")
+        if str(doc) not in known:
+            raise InputValueError(f"facets: chunk {doc!r} is neither on the board nor judged "
+                                  "relevant")
+        if isinstance(names, str) or not isinstance(names, Iterable):
+            raise InputTypeError(f"facets of chunk {doc!r} must be a list of names, got "
+                                 f"{names!r}")
+        names = list(names)
+        bad = next((n for n in names if not isinstance(n, str) or not n.strip()), None)
+        if bad is not None or len(set(names)) != len(names):
+            raise InputValueError(f"facets of chunk {doc!r} must be distinct non-empty names, "
+                                  f"got {names!r}")
+        out[str(doc)] = names
+    return out
+
+
+def facet_subtopics(relevance: Mapping[str, float], facets: Mapping[str, list]) -> dict:
+    """``{facet: [chunk ids]}``: the subtopic judgments the diversity measures read. A chunk
+    counts for its facets while it is relevant (grade > 0): a click that marks it not
+    relevant takes it out of its facets too.
+
+    >>> facet_subtopics({"a": 1, "b": 0, "c": 2}, {"a": ["price"], "b": ["how"],
+    ...                                           "c": ["how", "price"]})
+    {'price': ['a', 'c'], 'how': ['c']}
+    """
+    out: dict[str, list[str]] = {}
+    for doc, names in facets.items():
+        if relevance.get(doc, 0) > 0:
+            for name in names:
+                out.setdefault(name, []).append(doc)
+    return out
+
+
+#: The facets' colours, in order (Okabe-Ito, as the plots).
+_FACET_PALETTE = ("blue", "vermillion", "green", "purple", "orange", "sky", "yellow")
+
+
+def facet_colours(facets: Mapping[str, list]) -> dict[str, dict[str, str]]:
+    """A colour per facet, for the light and the dark theme, each at least 3:1 against the
+    theme's background (WCAG 1.4.11, :func:`legible_colour`). Colour is never the only cue:
+    the board writes every facet's name.
+
+    >>> facet_colours({"a": ["price"], "b": ["how", "price"]})
+    {'price': {'light': '#0072B2', 'dark': '#0072B2'}, 'how': {'light': '#D55E00', 'dark': '#D55E00'}}
+    """
+    names = list(dict.fromkeys(n for ns in facets.values() for n in ns))
+    out = {}
+    for i, name in enumerate(names):
+        colour = PALETTE[_FACET_PALETTE[i % len(_FACET_PALETTE)]]
+        out[name] = {"light": legible_colour(colour, "#FFFFFF"),
+                     "dark": legible_colour(colour, "#111111")}
+    return out
+
+
+def _facet_curves(order, relevance, facets, ks) -> dict[str, list[float]]:
+    """alpha-nDCG@k and subtopic recall@k at every k (ragmetrics.diversity's definitions)."""
+    subtopics = facet_subtopics(relevance, facets)
+    return {"alpha_ndcg": [alpha_ndcg_at_k(order, subtopics, k) for k in ks],
+            "strec": [subtopic_recall_at_k(order, subtopics, k) for k in ks]}
+
+
 def board_view(
-    order: list[str], relevance: Mapping[str, float], k: int, *, gain: str = "linear"
+    order: list[str], relevance: Mapping[str, float], k: int, *, gain: str = "linear",
+    facets: Mapping[str, list] | None = None,
 ) -> dict:
     """Everything the board displays for one state, as JSON-ready data.
+
+    With ``facets`` (``{chunk id: [facet names]}``), the metrics, labels and curves also
+    hold alpha-nDCG@k (alpha = 0.5) and subtopic recall@k (:data:`FACET_METRICS`), over
+    the facets of the relevant chunks (:func:`facet_subtopics`).
 
     Returns
     -------
@@ -97,6 +225,12 @@ def board_view(
     >>> view = board_view(["a", "x", "b"], {"a": 1, "b": 1}, 2)
     >>> {name: round(value, 3) for name, value in view["metrics"].items()}
     {'recall': 0.5, 'precision': 0.5, 'hit_rate': 1.0, 'rr': 1.0, 'ndcg': 0.613}
+    >>> view = board_view(["a", "x", "b"], {"a": 1, "b": 1}, 2,
+    ...                   facets={"a": ["price"], "b": ["how"]})
+    >>> view["labels"]["alpha_ndcg"], round(view["metrics"]["alpha_ndcg"], 4)
+    ('alpha-nDCG@2', 0.6131)
+    >>> view["metrics"]["strec"]
+    0.5
     """
     k = check_k(k)
     check_choice(gain, GAIN_POLICIES, "gain")
@@ -106,9 +240,13 @@ def board_view(
     table = ndcg_table(order, relevance, k, gain=gain)
     retrieved = set(order)
     curve = {"k": curves.ks.tolist()} | {name: curves[name].tolist() for name in BOARD_METRICS}
+    metrics = curves.at(k)
+    if facets:
+        curve |= _facet_curves(order, relevance, facets, curve["k"])
+        metrics |= {name: curve[name][k - 1] for name in FACET_METRICS}
     return {
-        "metrics": curves.at(k),
-        "labels": {name: _label(name, k) for name in BOARD_METRICS},
+        "metrics": metrics,
+        "labels": {name: _label(name, k) for name in _shown(metrics)},
         "ndcg_rows": _ndcg_rows(table),
         "dcg": float(table.attrs["dcg"]),
         "idcg": float(table.attrs["idcg"]),
@@ -205,7 +343,7 @@ def describe_metrics(metrics: Mapping[str, float], k: int) -> str:
     >>> describe_metrics({"recall": 0.4, "ndcg": 0.55314}, 5)
     'Recall@5 0.40, nDCG@5 0.55'
     """
-    return ", ".join(f"{_label(n, k)} {metrics[n]:.2f}" for n in BOARD_METRICS if n in metrics)
+    return ", ".join(f"{_label(n, k)} {metrics[n]:.2f}" for n in _shown(metrics))
 
 
 def _value_pair(old: float, new: float) -> tuple[str, str]:
@@ -253,9 +391,7 @@ def metric_changes(before: Mapping | None, after: Mapping) -> dict[str, dict]:
     {'before': None, 'after': 0.9718, 'text': '', 'spoken': ''}
     """
     changes = {}
-    for name in BOARD_METRICS:
-        if name not in after["metrics"]:
-            continue
+    for name in _shown(after["metrics"]):
         new = float(after["metrics"][name])
         old = None if before is None else before["metrics"].get(name)
         if old is None:
@@ -275,7 +411,7 @@ def _changed_metrics(before: Mapping, after: Mapping, k: int, *, all_of_them: bo
     value before to its value now, at 2 decimals (4 when the change does not show at 2); or
     every metric when the cut-off changed (those that kept their value said once)."""
     parts = []
-    for name in BOARD_METRICS:
+    for name in _shown(after["metrics"]):
         old, new = before["metrics"].get(name), after["metrics"][name]
         if old == new:
             if all_of_them:
@@ -389,7 +525,7 @@ def describe_curves(curve: Mapping[str, list], k: int | None = None) -> str:
     Metrics over k = 1 to 3, cut-off marked at k = 2. At k = 2: Recall@2 0.50, Precision@2 0.50. Highest: Recall@3 1.00, Precision@1 1.00.
     """
     ks = list(curve["k"])
-    names = [name for name in BOARD_METRICS if name in curve]
+    names = _shown(curve)
     text = f"Metrics over k = {ks[0]} to {ks[-1]}"
     if k is not None and k in ks:
         at = ks.index(k)
@@ -436,9 +572,9 @@ def plot_lanes(curve: Mapping[str, list]) -> dict[str, int]:
     >>> plot_lanes(curve)
     {'recall': 0, 'precision': 1, 'hit_rate': -1, 'rr': 2}
     """
-    order = (0, 1, -1, 2, -2, 3, -3)
+    order = (0, 1, -1, 2, -2, 3, -3, 4, -4)
     lanes: dict[str, int] = {}
-    for name in (n for n in BOARD_METRICS if n in curve):
+    for name in _shown(curve):
         taken = {lanes[other] for other in lanes if any(_meets(curve[name], curve[other]))}
         lanes[name] = next(lane for lane in order if lane not in taken)
     return lanes
@@ -527,7 +663,7 @@ def describe_overlaps(curve: Mapping[str, list]) -> str:
     >>> describe_overlaps({"k": [1], "recall": [0.5], "precision": [1.0]})
     ''
     """
-    names = [n for n in BOARD_METRICS if n in curve]
+    names = _shown(curve)
     meet = any(any(_meets(curve[a], curve[b])) for a, b in itertools.combinations(names, 2))
     if not meet:
         return ""
@@ -579,12 +715,17 @@ def describe_ranking(
     return text + "."
 
 
-def describe_board(order: list[str], relevance: Mapping[str, float], k: int, view: dict) -> str:
-    """The board as text: the ranking with the cut-off, then the metrics (4 decimals)."""
+def describe_board(order: list[str], relevance: Mapping[str, float], k: int, view: dict,
+                   facets: Mapping[str, list] | None = None) -> str:
+    """The board as text: the ranking with the cut-off (each chunk's facets in brackets),
+    then the metrics (4 decimals)."""
     lines = []
+    facets = facets or {}
     for rank, doc in enumerate(order, start=1):
         grade = relevance.get(doc, 0)
         mark = f"relevant (grade {grade:g})" if grade > 0 else ""
+        if facets.get(doc):
+            mark += f" [{', '.join(facets[doc])}]"
         lines.append(f"{rank:>3}. {doc:<16} {mark}".rstrip())
         if rank == k:
             lines.append(f"     ---- cut-off k = {k} ----")
@@ -594,26 +735,29 @@ def describe_board(order: list[str], relevance: Mapping[str, float], k: int, vie
     return "\n".join([*lines, metrics, f"DCG = {view['dcg']:.4f}  IDCG = {view['idcg']:.4f}"])
 
 
-def static_html(order, relevance, k, titles, view) -> str:
-    """A kernel-free view of the board (GitHub, nbviewer): the ranking and the metrics table.
+def static_html(order, relevance, k, titles, view, facets=None) -> str:
+    """A kernel-free view of the board (GitHub, nbviewer): the ranking and the metrics table
+    (with a facets column when the chunks carry facets).
 
-    Titles are untrusted text, so everything is escaped.
+    Titles and facet names are untrusted text, so everything is escaped.
     """
     e = html.escape
     rows = []
+    columns = 5 if facets else 4
     for rank, doc in enumerate(order, start=1):
         grade = relevance.get(doc, 0)
         style = ' style="background:#e3f6e3"' if grade > 0 else ""
+        facet_cell = f"<td>{e(', '.join(facets.get(doc, [])))}</td>" if facets else ""
         rows.append(
             f"<tr{style}><td>{rank}</td><td>{e(doc)}</td><td>{e(titles.get(doc, ''))}</td>"
-            f"<td>{e(f'{grade:g}') if grade else ''}</td></tr>"
+            f"<td>{e(f'{grade:g}') if grade else ''}</td>{facet_cell}</tr>"
         )
         if rank == k:
-            rows.append(f'<tr><td colspan="4"><b>cut-off k = {k}</b></td></tr>')
+            rows.append(f'<tr><td colspan="{columns}"><b>cut-off k = {k}</b></td></tr>')
     if k > len(order):
         rows.append(
-            f'<tr><td colspan="4"><b>cut-off k = {k}</b> (below the last of {len(order)} '
-            "chunks)</td></tr>"
+            f'<tr><td colspan="{columns}"><b>cut-off k = {k}</b> (below the last of '
+            f"{len(order)} chunks)</td></tr>"
         )
     metrics = "".join(
         f"<tr><td>{e(view['labels'][n])}</td><td>{v:.4f}</td></tr>"
@@ -621,7 +765,7 @@ def static_html(order, relevance, k, titles, view) -> str:
     )
     return (
         "<div><table><thead><tr><th>rank</th><th>chunk</th><th>title</th><th>grade</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"{'<th>facets</th>' if facets else ''}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         f"<table><tbody>{metrics}</tbody></table></div>"
     )
 
@@ -652,6 +796,8 @@ class BoardState:
     gain : {"linear", "exponential"}, default "linear"
     max_grade : int, default 1
         The grade a click cycles up to (as on the board).
+    facets : mapping of str to list of str, optional
+        Chunk id -> its facets: the metrics then include alpha-nDCG@k and subtopic recall@k.
 
     Examples
     --------
@@ -662,19 +808,29 @@ class BoardState:
     >>> state.toggle("x")
     >>> round(state.metrics["precision"], 4)
     1.0
+
+    With facets, a redundant chunk moved up lowers alpha-nDCG; recall and nDCG stay:
+
+    >>> state = BoardState(["a", "b", "c"], {"a": 1, "b": 1, "c": 1}, k=3,
+    ...                    facets={"a": ["price"], "b": ["how"], "c": ["price"]})
+    >>> before = state.metrics
+    >>> state.move("c", 2)
+    >>> [round(state.metrics[m] - before[m], 4) for m in ("alpha_ndcg", "ndcg", "recall")]
+    [-0.0348, 0.0, 0.0]
     """
 
-    def __init__(self, order, relevance, k, *, gain="linear", max_grade=1):
+    def __init__(self, order, relevance, k, *, gain="linear", max_grade=1, facets=None):
         self.order = list(order)
         self.relevance = {str(d): float(g) for d, g in relevance.items()}
         self.k = check_k(k)
         self.gain = check_choice(gain, GAIN_POLICIES, "gain")
         self.max_grade = int(max_grade)
+        self.facets = check_facets(facets or {}, [*self.order, *self.relevance])
 
     def copy(self) -> BoardState:
         """An independent copy."""
         return BoardState(self.order, self.relevance, self.k, gain=self.gain,
-                          max_grade=self.max_grade)
+                          max_grade=self.max_grade, facets=self.facets)
 
     def move(self, doc_id: str, to_rank: int) -> None:
         """Move ``doc_id`` to 1-based ``to_rank``, as a drag and drop on the board does."""
@@ -691,7 +847,8 @@ class BoardState:
     @property
     def view(self) -> dict:
         """What the board would show (:func:`board_view`)."""
-        return board_view(self.order, self.relevance, self.k, gain=self.gain)
+        return board_view(self.order, self.relevance, self.k, gain=self.gain,
+                          facets=self.facets or None)
 
     @property
     def metrics(self) -> dict[str, float]:
@@ -700,7 +857,7 @@ class BoardState:
 
     def describe(self) -> str:
         """What the board would show, as text (:func:`describe_board`)."""
-        return describe_board(self.order, self.relevance, self.k, self.view)
+        return describe_board(self.order, self.relevance, self.k, self.view, self.facets)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, BoardState):

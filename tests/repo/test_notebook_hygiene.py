@@ -45,6 +45,7 @@ EXPECTED = (
     "12_where_judgments_come_from.ipynb",
     "13_capstone_change_the_retriever.ipynb",
     "14_closing_quiz.ipynb",
+    "15_many_facets_and_no_answer.ipynb",
 )
 
 BINDER_URL = "https://mybinder.org/v2/gh/ragmetrics/ragmetrics/HEAD?urlpath=lab/tree/notebooks/{}"

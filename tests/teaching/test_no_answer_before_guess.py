@@ -42,6 +42,7 @@ OWNED = [
     "11_precision_recall_curves.ipynb",
     "12_where_judgments_come_from.ipynb",
     "14_closing_quiz.ipynb",
+    "15_many_facets_and_no_answer.ipynb",
 ]
 
 

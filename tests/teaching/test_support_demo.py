@@ -159,6 +159,28 @@ def test_read_golden_agrees_with_the_csv(qrels, golden):
     assert qrels["relevance"].value_counts().to_dict() == {1: 186, 2: 103}
 
 
+def test_facets_label_exactly_the_relevant_chunks(golden):
+    """facets.csv: each labelled question's relevant chunks have a facet, no other chunk has
+    one, and ragmetrics reads the file as subtopic judgments."""
+    from ragmetrics.diversity import subtopic_judgments
+
+    facets = pd.read_csv(DATA / "facets.csv")
+    assert list(facets.columns) == ["query_id", "subtopic", "doc_id", "judgment"]
+    assert set(facets["judgment"]) == {1}
+    assert not facets.duplicated(["query_id", "subtopic", "doc_id"]).any()
+    for query, rows in facets.groupby("query_id"):
+        relevant = {r["doc_id"] for r in golden if r["query_id"] == query}
+        assert set(rows["doc_id"]) == relevant, query
+        assert rows["subtopic"].nunique() >= 3, query
+    judged = subtopic_judgments(facets)
+    assert judged.queries == ("q01", "q09", "q13", "q17")
+    assert judged.docs_by_subtopic("q17") == {
+        "add-person": ["seats-add", "seats-invite"],
+        "prorated-charge": ["billing-seat-change-annual", "seats-add", "seats-proration-example"],
+        "seat-price": ["plans-overview", "plans-team", "seats-proration-example"],
+    }
+
+
 def test_data_is_small():
     total = sum(p.stat().st_size for p in DATA.rglob("*") if p.is_file() and p.suffix != ".pyc")
     # The span files (documents.jsonl, evidence/, chunkings/, runs/bm25_*.tsv) add ~400 KB.

@@ -137,6 +137,17 @@ def test_judgment_errors_name_the_value():
         subtopic_judgments({"q": ["a"]})
 
 
+def test_a_judgment_column_is_read_as_the_relevance():
+    """ndeval's name for the grade (data/support_demo/facets.csv uses it)."""
+    frame = pd.DataFrame({"query_id": ["q", "q"], "subtopic": ["1", "2"], "doc_id": ["a", "b"],
+                          "judgment": [1, 0]})
+    assert subtopic_judgments(frame).docs_by_subtopic("q") == {"1": ["a"]}
+    with pytest.raises(InputValueError, match="both a relevance and a judgment"):
+        subtopic_judgments(frame.assign(relevance=1))
+    with pytest.raises(InputValueError, match=r"missing: relevance \(or judgment\)"):
+        subtopic_judgments(frame.drop(columns="judgment"))
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ("1 1 A\n", "4 fields"), ("1 1 A 1\n\n", "got 0"), ("1 1 A -1\n", "'-1' for the judgment"),
     ("1 x A 1\n", "for the subtopic"), ("1 1 A 1\n1 1 A 0\n", r"judged twice \(lines 1 and 2\)"),

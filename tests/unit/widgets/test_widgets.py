@@ -445,7 +445,8 @@ def test_board_tells_which_neighbour_moved_from_what_the_browser_says():
 def test_board_sends_series_styles_with_dashes_and_markers():
     board = RankingBoard(["a"], {"a"}, k=1)
     styles = board.series
-    assert set(styles) == set(BOARD_FUNCTIONS)
+    # the board's metrics, and the diversity measures a board with facets adds
+    assert set(styles) == set(BOARD_FUNCTIONS) | {"alpha_ndcg", "strec"}
     # Told apart by dash or marker, not by colour alone.
     assert len({(s["dash"], s["marker"]) for s in styles.values()}) == len(styles)
     assert len({s["marker"] for s in styles.values()}) == len(styles)
