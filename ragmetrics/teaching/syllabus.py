@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..diversity import DIVERSITY_METRICS
 from ..metrics.registry import METRICS
 
 __all__ = ["SYLLABUS", "syllabus_table"]
 
-#: Each metric the course teaches (a key of :data:`ragmetrics.METRICS`) and the notebook
-#: that teaches it, in teaching order.
+#: Each metric the course teaches (a key of :data:`ragmetrics.METRICS`, or of
+#: :data:`ragmetrics.diversity.DIVERSITY_METRICS` for those that read facets) and the
+#: notebook that teaches it, in teaching order.
 SYLLABUS: dict[str, str] = {
     "recall": "01_recall_at_k.ipynb",
     "hit_rate": "01_recall_at_k.ipynb",
@@ -29,6 +31,8 @@ SYLLABUS: dict[str, str] = {
     "iprec_at_recall": "11_precision_recall_curves.ipynb",
     "11pt_avg": "11_precision_recall_curves.ipynb",
     "judged": "12_where_judgments_come_from.ipynb",
+    "alpha_ndcg": "15_many_facets_and_no_answer.ipynb",
+    "strec": "15_many_facets_and_no_answer.ipynb",
 }
 
 
@@ -45,10 +49,13 @@ def syllabus_table() -> pd.DataFrame:
     --------
     >>> table = syllabus_table()
     >>> len(table), table.index[0], table.loc["Recall@k", "notebook"]
-    (11, 'Recall@k', '01_recall_at_k.ipynb')
+    (13, 'Recall@k', '01_recall_at_k.ipynb')
     >>> table.loc["RR", "question"]
     'How high is the first relevant chunk?'
     """
-    rows = [{"metric": METRICS[name].pretty_name, "question": METRICS[name].question,
-             "notebook": notebook} for name, notebook in SYLLABUS.items()]
+    rows = []
+    for name, notebook in SYLLABUS.items():
+        info = METRICS[name] if name in METRICS else DIVERSITY_METRICS[name]
+        rows.append({"metric": info.pretty_name, "question": info.question,
+                     "notebook": notebook})
     return pd.DataFrame(rows).set_index("metric")

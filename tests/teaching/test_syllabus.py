@@ -7,6 +7,7 @@ from pathlib import Path
 import nbformat
 
 from ragmetrics import METRICS
+from ragmetrics.diversity import DIVERSITY_METRICS
 from ragmetrics.teaching import EXERCISE_METRICS, SYLLABUS, syllabus_table
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -14,11 +15,12 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 def test_each_metric_is_taught_in_the_notebook_named():
     for name, notebook in SYLLABUS.items():
+        info = METRICS[name] if name in METRICS else DIVERSITY_METRICS[name]
         nb = nbformat.read(NOTEBOOKS / notebook, as_version=4)
         text = "\n".join(cell.source for cell in nb.cells).lower()
         # "Hit rate@k" -> "hit rate", "RBP(p)" -> "rbp"; a long name by its first word
         # ("11-point interpolated average precision" -> "11-point").
-        words = METRICS[name].pretty_name.split("@")[0].split("(")[0].split()
+        words = info.pretty_name.split("@")[0].split("(")[0].split()
         words = " ".join(words[:1] if len(words) > 3 else words)
         assert words.lower() in text, (name, notebook, words)
 
@@ -26,7 +28,8 @@ def test_each_metric_is_taught_in_the_notebook_named():
 def test_the_syllabus_holds_every_metric_the_exercises_ask():
     assert set(EXERCISE_METRICS) <= set(SYLLABUS)
     table = syllabus_table()
-    assert list(table.index) == [METRICS[name].pretty_name for name in SYLLABUS]
+    tables = {**METRICS, **DIVERSITY_METRICS}
+    assert list(table.index) == [tables[name].pretty_name for name in SYLLABUS]
     assert table.loc["nDCG@k", "question"] == METRICS["ndcg"].question
 
 
