@@ -37,9 +37,11 @@ import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import InputValueError
-from .subtopics import SubtopicJudgments
+from .subtopics import SubtopicJudgments, text_codes
 
 __all__ = ["SubtopicRanking", "decays", "discounts"]
 
@@ -108,72 +110,74 @@ class SubtopicRanking:
         Only the rows of relevant docs are kept (the others add nothing to any measure):
         each with its 0-based rank in its query's whole ranking.
         """
+        query_codes, query_names = text_codes(ranked["query_id"])
+        doc_codes, doc_names = text_codes(ranked["doc_id"])
+        order = np.argsort(query_codes, kind="stable")
+        in_order = query_codes[order]
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order)) - np.searchsorted(in_order, in_order)
+        return cls.from_codes(query_codes, query_names.to_pylist(), doc_codes, doc_names,
+                              position, judgments, queries=queries, raw_at_one=raw_at_one)
+
+    @classmethod
+    def from_codes(cls, query_codes, query_names, doc_codes, doc_names, position,
+                   judgments: SubtopicJudgments, *, queries=None,
+                   raw_at_one: bool = False) -> SubtopicRanking:
+        """Join ranked docs, given as codes, to the judgments (:meth:`from_ranked`'s work
+        once the ids are coded: the run's rows in any order).
+
+        ``query_codes[i]`` and ``doc_codes[i]``: row i's query and doc, positions in
+        ``query_names`` (str) and ``doc_names`` (str, a list or Arrow strings);
+        ``position[i]``: its 0-based rank in its query's ranking.
+        """
         queries = judgments.queries if queries is None else tuple(queries)
-        n_queries = len(queries)
-        query_codes = pd.Index(queries, dtype=object)
-        if query_codes.has_duplicates:
+        scored = pd.Index(queries, dtype=object)
+        if scored.has_duplicates:
             raise InputValueError("queries to score are listed twice")
-        relevant = judgments.relevant
-        rel_query = query_codes.get_indexer(relevant["query_id"].to_numpy(dtype=object))
-        chosen = np.flatnonzero(rel_query >= 0)
-        chosen = chosen[np.argsort(rel_query[chosen], kind="stable")]  # the queries' order
-        relevant, rel_query = relevant.iloc[chosen], rel_query[chosen]
-        # Each query's subtopics, numbered 0.. in the judgments' order (rows are sorted so).
-        subtopic_codes = pd.factorize(relevant["subtopic"])[0].astype(np.int64)
-        pair = rel_query.astype(np.int64) * (int(subtopic_codes.max(initial=0)) + 1) + \
-            subtopic_codes
-        first = np.concatenate([[True], pair[1:] != pair[:-1]]) if len(pair) else \
-            np.zeros(0, dtype=bool)
-        local = np.cumsum(first) - 1
-        num_subtopics = np.bincount(rel_query[first], minlength=n_queries).astype(np.int64)
-        pair_start = np.concatenate([[0], np.cumsum(num_subtopics)])
-        column = local - pair_start[rel_query]
+        num_subtopics, subtopic_docs, cand_query, cand_doc, cand_rel = judgments.matrix()
+        judged_of = pd.Index(judgments.queries, dtype=object).get_indexer(scored)
+        scored_of = np.full(len(judgments.queries), -1, dtype=np.int64)
+        scored_of[judged_of[judged_of >= 0]] = np.flatnonzero(judged_of >= 0)
+        judged = judged_of >= 0
+        if not judged.all():  # a scored query without judgments: no subtopic
+            num_subtopics = np.concatenate([num_subtopics, [0]])
+            subtopic_docs = np.concatenate([subtopic_docs, np.zeros((1, subtopic_docs.shape[1]),
+                                                                    np.int64)])
+            judged_of = np.where(judged, judged_of, len(num_subtopics) - 1)
+        num_subtopics = num_subtopics[judged_of]
         width = int(num_subtopics.max(initial=0))
-        subtopic_docs = np.zeros((n_queries, width), dtype=np.int64)
-        np.add.at(subtopic_docs, (rel_query, column), 1)
-        # Doc codes in doc id order (byte order), shared by the run and the judgments.
-        run_query_ids = ranked["query_id"]
-        run_docs = ranked["doc_id"]
-        codes, _ = pd.factorize(pd.concat([pd.Series(relevant["doc_id"].to_numpy()),
-                                           pd.Series(run_docs.to_numpy())],
-                                          ignore_index=True), sort=True)
-        n_docs = int(codes.max(initial=0)) + 1
-        doc_codes, run_codes = codes[:len(relevant)], codes[len(relevant):]
-        keys = rel_query.astype(np.int64) * n_docs + doc_codes
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        distinct = np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]) if len(
-            keys) else np.zeros(0, dtype=bool)
-        unique_keys = sorted_keys[distinct]
-        row_of = np.empty(len(keys), dtype=np.int64)
-        row_of[order] = np.cumsum(distinct) - 1
-        doc_rel = np.zeros((len(unique_keys), width), dtype=bool)
-        doc_rel[row_of, column] = True
-        candidates = (unique_keys // n_docs, unique_keys % n_docs, doc_rel)
-        # The ranked docs: each row's query, its rank within it, and whether relevant.
-        run_codes_of_query, run_queries = pd.factorize(run_query_ids)
-        to_scored = query_codes.get_indexer(pd.Index(run_queries, dtype=object))
-        run_query = to_scored[run_codes_of_query] if len(run_queries) else np.zeros(0, int)
-        if len(run_query) > 1 and (np.diff(run_codes_of_query) < 0).any():
-            order = np.argsort(run_codes_of_query, kind="stable")
-        else:
-            order = None
-        codes_in_order = run_codes_of_query if order is None else run_codes_of_query[order]
-        starts = np.searchsorted(codes_in_order, codes_in_order)
-        position = np.arange(len(codes_in_order)) - starts
-        run_query = run_query if order is None else run_query[order]
-        run_codes = run_codes if order is None else run_codes[order]
-        keep = run_query >= 0
-        run_key = run_query.astype(np.int64) * n_docs + run_codes
-        where = np.searchsorted(unique_keys, run_key)
-        where = np.minimum(where, max(len(unique_keys) - 1, 0))
-        hit = keep & (unique_keys[where] == run_key) if len(unique_keys) else keep & False
-        rows = np.flatnonzero(hit)
-        query, position = run_query[rows], position[rows]
-        by_query = np.argsort(query, kind="stable")  # scored queries' order, ranks kept
-        return cls(query[by_query], position[by_query], doc_rel[where[rows]][by_query],
-                   num_subtopics, subtopic_docs, candidates=candidates,
-                   raw_at_one=raw_at_one)
+        subtopic_docs = subtopic_docs[judged_of, :width]
+        # The candidates of the scored queries, by scored query then doc id.
+        cand_scored = scored_of[cand_query]
+        keep = np.flatnonzero(cand_scored >= 0)
+        if len(keep) and (np.diff(cand_scored[keep]) < 0).any():
+            keep = keep[np.argsort(cand_scored[keep], kind="stable")]
+        cand_query, cand_doc = cand_scored[keep], cand_doc[keep]
+        cand_rel = cand_rel[keep, :width]
+        candidates = (cand_query, cand_doc, cand_rel)
+        # The run's rows of relevant docs: (scored query, doc) looked up among them.
+        names = judgments.coded()[3]
+        if not isinstance(doc_names, pa.Array | pa.ChunkedArray):
+            doc_names = pa.array(list(doc_names), pa.large_string())
+        doc_of = pc.index_in(doc_names, value_set=names).to_numpy(zero_copy_only=False)
+        doc_of = np.nan_to_num(doc_of, nan=-1).astype(np.int64)
+        query_of = scored.get_indexer(pd.Index(list(query_names), dtype=object))
+        row_query = query_of[np.asarray(query_codes, dtype=np.int64)] if len(
+            query_of) else np.zeros(0, np.int64)
+        row_doc = doc_of[np.asarray(doc_codes, dtype=np.int64)] if len(
+            doc_of) else np.zeros(0, np.int64)
+        rows = np.flatnonzero((row_query >= 0) & (row_doc >= 0))
+        n_docs = max(len(names), 1)
+        cand_keys = cand_query * n_docs + cand_doc
+        keys = row_query[rows] * n_docs + row_doc[rows]
+        where = np.minimum(np.searchsorted(cand_keys, keys), max(len(cand_keys) - 1, 0))
+        hit = cand_keys[where] == keys if len(cand_keys) else np.zeros(len(keys), bool)
+        rows, where = rows[hit], where[hit]
+        query = row_query[rows]
+        position = np.asarray(position, dtype=np.int64)[rows]
+        order = np.lexsort((position, query))
+        return cls(query[order], position[order], cand_rel[where[order]], num_subtopics,
+                   subtopic_docs, candidates=candidates, raw_at_one=raw_at_one)
 
     # -- what the kernels read -----------------------------------------------------------
 
