@@ -228,47 +228,113 @@ class SubtopicRanking:
         return self._ideals[alpha]
 
 
+#: Up to this many subtopics, a step scores each query's 2**T subtopic sets once and
+#: looks the docs' scores up; above it, it adds each doc's gains itself.
+_TABLE_SUBTOPICS = 10
+#: About how many cells (queries x docs, queries x subtopic sets) one batch holds.
+_BATCH_CELLS = 1 << 22
+
+
 def _greedy(query, key, rel, n_queries: int, alpha: float):
     """ndeval's ``idealResult`` for every query at once: rank by rank, each query takes
     its unplaced doc of largest gain, a tie to the largest key (doc id); a query stops
-    when no doc adds a gain (every later doc would add 0)."""
+    when no doc adds a gain (every later doc would add 0).
+
+    ``query``, ``key``, ``rel``: the candidates, sorted by query then key. Queries are
+    batched by their number of candidates (up to the next power of two), the most first,
+    so that the queries still going at step i are the first rows of their batch; a
+    batch's candidates sit in a dense (queries x slots) grid, largest key first, so that
+    ``argmax`` (the first largest) breaks a tie as ndeval does. A doc's gain is the sum
+    of its subtopics' current gains, added in subtopic order as ndeval adds them.
+    """
     width = rel.shape[1]
-    most = int(np.bincount(query, minlength=1).max(initial=0)) if len(query) else 0
-    powers = decays(1.0 - alpha, most + 1)
-    counts = np.zeros((n_queries, width), dtype=np.int64)
-    next_position = np.zeros(n_queries, dtype=np.int64)
-    active = np.arange(len(query))  # sorted by (query, key): each query's rows contiguous
-    out_query, out_position, out_rows = [], [], []
-    while len(active):
-        q = query[active]
-        r = rel[active]
-        score = np.zeros(len(active))
-        c = counts[q]
-        for j in range(width):
-            score = score + np.where(r[:, j], powers[c[:, j]], 0.0)
-        starts = np.flatnonzero(np.concatenate([[True], q[1:] != q[:-1]]))
-        marker = np.zeros(len(active), dtype=np.int64)
-        marker[starts] = 1
-        segment = np.cumsum(marker) - 1
-        best = np.maximum.reduceat(score, starts)
-        last_best = np.maximum.reduceat(
-            np.where(score == best[segment], np.arange(len(active)), -1), starts)
-        gives = best > 0
-        chosen = last_best[gives]
-        picked = q[chosen]
-        out_query.append(picked)
-        out_position.append(next_position[picked])
-        out_rows.append(active[chosen])
-        next_position[picked] += 1
-        counts[picked] += r[chosen]
-        keep = np.ones(len(active), dtype=bool)
-        keep[chosen] = False
-        keep &= gives[segment]  # a query whose best adds nothing is done
-        active = active[keep]
-    if not out_query:
+    if not len(query):
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, width), bool)
-    out_query = np.concatenate(out_query)
-    out_position = np.concatenate(out_position)
-    rows = np.concatenate(out_rows)
-    order = np.lexsort((out_position, out_query))
-    return out_query[order], out_position[order], rel[rows[order]]
+    sizes = np.bincount(query, minlength=n_queries)
+    first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    powers = decays(1.0 - alpha, int(sizes.max()) + 1)
+    has = np.flatnonzero(sizes)
+    slots = 1 << np.ceil(np.log2(sizes[has])).astype(np.int64)
+    bits = (rel.astype(np.int64) << np.arange(width)).sum(axis=1) if (
+        width <= _TABLE_SUBTOPICS) else None
+    picked = []
+    for size in np.unique(slots):
+        members = has[slots == size]
+        members = members[np.argsort(-sizes[members], kind="stable")]
+        cells = int(size) + (1 << width if width <= _TABLE_SUBTOPICS else width)
+        step = max(_BATCH_CELLS // cells, 1)
+        for start in range(0, len(members), step):
+            batch = members[start:start + step]
+            picked.append(_greedy_batch(sizes[batch], first[batch], int(size), rel, bits,
+                                        powers))
+    rows = np.concatenate([p[0] for p in picked])
+    position = np.concatenate([p[1] for p in picked])
+    out_query = query[rows]
+    order = np.lexsort((position, out_query))
+    return out_query[order], position[order], rel[rows[order]]
+
+
+def _greedy_batch(sizes, first, size: int, rel, bits, powers):
+    """The greedy ranks of a batch of queries (most candidates first): (candidate rows,
+    positions) of the docs placed. ``bits``: each candidate's subtopics as bits (None:
+    too many subtopics for a table of sets)."""
+    n, width = len(sizes), rel.shape[1]
+    owner = np.repeat(np.arange(n), sizes)
+    slot = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    source = np.repeat(first + sizes - 1, sizes) - slot  # slot 0: the largest key
+    grid_rows = np.full((n, size), -1, dtype=np.int64)
+    grid_rows[owner, slot] = source
+    counts = np.zeros((width, n), dtype=np.int64)  # each subtopic's docs placed
+    every = np.arange(n)
+    if bits is not None:
+        # Each query's score of every subtopic set, a column per query; a doc's cell
+        # holds where its set's score is (set * n + query); row `sets`, -1, is that of a
+        # placed doc (or an empty cell).
+        sets = 1 << width
+        members = ((np.arange(sets)[None, :] >> np.arange(width)[:, None]) & 1).astype(
+            np.int64)
+        scores = np.empty((sets + 1, n))
+        scores[sets] = -1.0
+        flat = scores.reshape(-1)
+        grid = np.repeat((sets * n + every)[:, None], size, axis=1)
+        grid[owner, slot] = bits[source] * n + owner
+    else:
+        grid = np.zeros((width, n, size))
+        grid[:, owner, slot] = rel[source].T
+    out_rows, out_position = [], []
+    for i in range(size):
+        live = int(np.searchsorted(-sizes, -i, side="left"))  # queries with > i docs
+        if not live:
+            break
+        gain = powers[counts[:, :live]]
+        if bits is not None:
+            table = scores[:, :live]
+            table[0] = 0.0
+            for j in range(width):  # each set's sum, its subtopics added in order
+                low = 1 << j
+                np.add(table[:low], gain[j], out=table[low:2 * low])
+            score = np.take(flat, grid[:live])
+        else:
+            score = grid[0, :live] * gain[0][:, None]
+            for j in range(1, width):
+                score += grid[j, :live] * gain[j][:, None]
+        best = np.argmax(score, axis=1)
+        cell = every[:live] * size + best  # flat positions in the (n, size) grids
+        gives = np.take(score.reshape(-1), cell) > 0  # a query adding 0 is done
+        everyone = bool(gives.all())
+        where = every[:live] if everyone else np.flatnonzero(gives)
+        if not everyone:
+            cell, best = cell[where], best[where]
+        out_rows.append(np.take(grid_rows.reshape(-1), cell))
+        out_position.append(np.full(len(where), i, dtype=np.int64))
+        if bits is not None:
+            added = members[:, np.take(grid.reshape(-1), cell) // n]
+            grid.reshape(-1)[cell] = sets * n + where
+        else:
+            added = grid[:, where, best].astype(np.int64)
+            grid[:, where, best] = 0.0
+        if everyone:
+            counts[:, :live] += added
+        else:
+            counts[:, where] += added
+    return np.concatenate(out_rows), np.concatenate(out_position)
