@@ -155,11 +155,9 @@ def evaluate_diversity(run, judgments, metrics=None, *, preset: str = "ndeval",
 
 
 def _mean(values: np.ndarray, divisor: int) -> float:
-    """ndeval's amean: the values added one by one, in order, over ``divisor`` (0/0 is
-    NaN, as C's)."""
-    total = 0.0
-    for value in values.tolist():
-        total += value
+    """ndeval's amean: the values added one by one, in order (a running sum is added so),
+    over ``divisor`` (0/0 is NaN, as C's)."""
+    total = np.cumsum(np.concatenate([[0.0], values]))[-1]
     with np.errstate(invalid="ignore", divide="ignore"):
         return float(np.float64(total) / np.float64(divisor))
 
@@ -207,7 +205,10 @@ def _ordered(run, rules: DiversityPreset, depth: int | None) -> tuple:
         order = _by_score(query_codes, score, doc_codes, doc_names,
                           descending=rules.order == "score_then_doc_descending")
     codes = query_codes[order]
-    position = np.arange(len(codes)) - np.searchsorted(codes, codes)
+    starts = np.ones(len(codes), dtype=bool)
+    starts[1:] = codes[1:] != codes[:-1]
+    index = np.arange(len(codes))
+    position = index - np.maximum.accumulate(np.where(starts, index, 0))
     if depth is not None:
         order, codes, position = (order[position < depth], codes[position < depth],
                                   position[position < depth])
@@ -266,16 +267,23 @@ def _by_score(query_codes, score, doc_codes, doc_names, *, descending: bool) -> 
     if not len(tied):
         return order
     # The tied rows, a block per (query, score): each block's docs by their text.
-    at = np.unique(np.concatenate([tied, tied + 1]))
-    block = np.cumsum(np.concatenate([[True], np.diff(at) > 1]) | np.concatenate(
-        [[True], (q[at][1:] != q[at][:-1]) | (s[at][1:] != s[at][:-1])]))
+    mark = np.zeros(n, dtype=bool)
+    mark[tied] = True
+    mark[tied + 1] = True
+    at = np.flatnonzero(mark)
+    new_block = np.ones(len(at), dtype=bool)
+    new_block[1:] = (np.diff(at) > 1) | (q[at][1:] != q[at][:-1]) | (s[at][1:] != s[at][:-1])
+    block = np.cumsum(new_block)
     docs = doc_codes[order[at]]
-    present, local = np.unique(docs, return_inverse=True)
-    rank = np.empty(len(present), dtype=np.int64)
-    rank[pc.sort_indices(doc_names.take(pa.array(present))).to_numpy()] = np.arange(
-        len(present))
-    rank = rank[local]
-    order[at] = order[at][np.lexsort((-rank if descending else rank, block))]
+    seen = np.zeros(len(doc_names), dtype=bool)
+    seen[docs] = True
+    present = np.flatnonzero(seen)
+    rank = np.empty(len(doc_names), dtype=np.int64)
+    rank[present[pc.sort_indices(doc_names.take(pa.array(present))).to_numpy()]] = \
+        np.arange(len(present))
+    rank = rank[docs]
+    key = block * len(present) + (len(present) - 1 - rank if descending else rank)
+    order[at] = order[at][np.argsort(key)]
     return order
 
 

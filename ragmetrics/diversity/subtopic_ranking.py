@@ -83,10 +83,15 @@ class SubtopicRanking:
     raw_at_one : bool, default False
         Score alpha-DCG@1 and ERR-IA@1 without normalisation, S times their value
         (ndeval's arrays at rank 1, which pyndeval returns).
+    ideals : dict, optional
+        Where to keep the ideal rankings, by alpha: a dict shared by the rankings of
+        many runs over the same queries and judgments builds each ideal once
+        (:meth:`from_codes` passes one kept by the judgments).
     """
 
     def __init__(self, query, position, rel, num_subtopics, subtopic_docs, *,
-                 candidates=None, raw_at_one: bool = False) -> None:
+                 candidates=None, raw_at_one: bool = False, ideals: dict | None = None
+                 ) -> None:
         self.query = np.asarray(query, dtype=np.int64)
         self.position = np.asarray(position, dtype=np.int64)
         self.rel = np.asarray(rel, dtype=bool)
@@ -96,8 +101,10 @@ class SubtopicRanking:
         self.candidates = candidates
         self.raw_at_one = raw_at_one
         self._gains: dict = {}
-        self._ideals: dict = {}
+        self._ideals: dict = {} if ideals is None else ideals
         self._counts = None
+        #: The kernels' shared results (a running sum at k, ...), computed once.
+        self.memo: dict = {}
 
     @classmethod
     def from_ranked(cls, ranked: pd.DataFrame, judgments: SubtopicJudgments, *,
@@ -162,22 +169,25 @@ class SubtopicRanking:
         doc_of = pc.index_in(doc_names, value_set=names).to_numpy(zero_copy_only=False)
         doc_of = np.nan_to_num(doc_of, nan=-1).astype(np.int64)
         query_of = scored.get_indexer(pd.Index(list(query_names), dtype=object))
-        row_query = query_of[np.asarray(query_codes, dtype=np.int64)] if len(
-            query_of) else np.zeros(0, np.int64)
         row_doc = doc_of[np.asarray(doc_codes, dtype=np.int64)] if len(
             doc_of) else np.zeros(0, np.int64)
-        rows = np.flatnonzero((row_query >= 0) & (row_doc >= 0))
+        rows = np.flatnonzero(row_doc >= 0)  # rows of docs relevant somewhere: few
+        row_query = query_of[np.asarray(query_codes, dtype=np.int64)[rows]]
+        rows, row_query = rows[row_query >= 0], row_query[row_query >= 0]
         n_docs = max(len(names), 1)
         cand_keys = cand_query * n_docs + cand_doc
-        keys = row_query[rows] * n_docs + row_doc[rows]
+        keys = row_query * n_docs + row_doc[rows]
         where = np.minimum(np.searchsorted(cand_keys, keys), max(len(cand_keys) - 1, 0))
         hit = cand_keys[where] == keys if len(cand_keys) else np.zeros(len(keys), bool)
-        rows, where = rows[hit], where[hit]
-        query = row_query[rows]
+        rows, where, query = rows[hit], where[hit], row_query[hit]
         position = np.asarray(position, dtype=np.int64)[rows]
-        order = np.lexsort((position, query))
-        return cls(query[order], position[order], cand_rel[where[order]], num_subtopics,
-                   subtopic_docs, candidates=candidates, raw_at_one=raw_at_one)
+        step = query[1:] - query[:-1]
+        if not ((step > 0) | ((step == 0) & (position[1:] > position[:-1]))).all():
+            order = np.lexsort((position, query))
+            query, position, where = query[order], position[order], where[order]
+        ideals = judgments.cached(("ideals", queries, raw_at_one), dict)
+        return cls(query, position, cand_rel[where], num_subtopics, subtopic_docs,
+                   candidates=candidates, raw_at_one=raw_at_one, ideals=ideals)
 
     # -- what the kernels read -----------------------------------------------------------
 
@@ -188,8 +198,7 @@ class SubtopicRanking:
             inclusive = np.cumsum(self.rel, axis=0, dtype=np.int64)
             before = inclusive - self.rel
             if len(self.query):
-                first = np.searchsorted(self.query, self.query)  # each query's first row
-                before = before - before[first]
+                before = before - before[self.first_rows()]
             self._counts = before
         return self._counts
 
@@ -203,6 +212,22 @@ class SubtopicRanking:
                 gain = gain + np.where(self.rel[:, j], powers[counts[:, j]], 0.0)
             self._gains[alpha] = gain
         return self._gains[alpha]
+
+    def first_rows(self) -> np.ndarray:
+        """Each row's query's first row."""
+        if "first_rows" not in self.memo:
+            starts = np.ones(len(self.query), dtype=bool)
+            starts[1:] = self.query[1:] != self.query[:-1]
+            self.memo["first_rows"] = np.maximum.accumulate(
+                np.where(starts, np.arange(len(self.query)), 0))
+        return self.memo["first_rows"]
+
+    def top_sum(self, values: np.ndarray, k: int) -> np.ndarray:
+        """Each query's sum of ``values`` over its top ``k`` rows, added in rank order
+        (the last entry of ``cumsum(top_matrix(values, k))``, to the bit)."""
+        inside = self.within(k)
+        return np.bincount(self.query[inside], weights=values[inside],
+                           minlength=self.n_queries)
 
     def within(self, k: int) -> np.ndarray:
         """Which rows are in the top ``k``."""

@@ -106,29 +106,40 @@ class SubtopicJudgments:
         then doc (byte order): its query, its doc (a position in :meth:`coded`'s names)
         and ``doc_rel[i, j]``, whether it is relevant to the j-th subtopic.
         """
-        if "matrix" not in self._memo:
-            query, subtopic, doc, names = self.coded()
-            n, n_docs = len(self.queries), max(len(names), 1)
-            pair = query * max(len(self.subtopics), 1) + subtopic
-            first = np.ones(len(pair), dtype=bool)
-            first[1:] = pair[1:] != pair[:-1]
-            num_subtopics = np.bincount(query[first], minlength=n).astype(np.int64)
-            starts = np.concatenate([[0], np.cumsum(num_subtopics)])
-            column = np.cumsum(first) - 1 - starts[query]
-            width = int(num_subtopics.max(initial=0))
-            subtopic_docs = np.bincount(query * width + column, minlength=n * width
-                                        ).astype(np.int64).reshape(n, width)
-            keys = query * n_docs + doc
-            order = np.argsort(keys, kind="stable")
-            keys = keys[order]
-            distinct = np.ones(len(keys), dtype=bool)
-            distinct[1:] = keys[1:] != keys[:-1]
-            unique = keys[distinct]
-            doc_rel = np.zeros((len(unique), width), dtype=bool)
-            doc_rel[(np.cumsum(distinct) - 1), column[order]] = True
-            self._memo["matrix"] = (num_subtopics, subtopic_docs, unique // n_docs,
-                                    unique % n_docs, doc_rel)
-        return self._memo["matrix"]
+        return self.cached("matrix", self._matrix)
+
+    def cached(self, key, build):
+        """``build()``, computed once per ``key`` for these judgments: what depends on
+        them alone (the relevance matrix, the ideal rankings) is shared by every run
+        scored against them. At most 16 keys are kept (the oldest is dropped)."""
+        if key not in self._memo:
+            if len(self._memo) >= 16:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[key] = build()
+        return self._memo[key]
+
+    def _matrix(self) -> tuple:
+        query, subtopic, doc, names = self.coded()
+        n, n_docs = len(self.queries), max(len(names), 1)
+        pair = query * max(len(self.subtopics), 1) + subtopic
+        first = np.ones(len(pair), dtype=bool)
+        first[1:] = pair[1:] != pair[:-1]
+        num_subtopics = np.bincount(query[first], minlength=n).astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(num_subtopics)])
+        column = np.cumsum(first) - 1 - starts[query]
+        width = int(num_subtopics.max(initial=0))
+        subtopic_docs = np.bincount(query * width + column, minlength=n * width
+                                    ).astype(np.int64).reshape(n, width)
+        keys = query * n_docs + doc
+        order = np.argsort(keys)  # each row sets its own cell
+        keys = keys[order]
+        distinct = np.ones(len(keys), dtype=bool)
+        distinct[1:] = keys[1:] != keys[:-1]
+        unique = keys[distinct]
+        doc_rel = np.zeros((len(unique), width), dtype=bool)
+        doc_rel[(np.cumsum(distinct) - 1), column[order]] = True
+        return (num_subtopics, subtopic_docs, unique // n_docs, unique % n_docs,
+                doc_rel)
 
     def docs_by_subtopic(self, query_id) -> dict:
         """``{subtopic: [doc ids]}`` of one query (the per-query references' input)."""
@@ -225,7 +236,7 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
     # Each relevant row's query and subtopic as positions in the orders above, its doc as
     # its place among the relevant docs in byte order: one integer key sorts the rows.
     query_at = _inverse(q_order)[q_codes[rows]]
-    present = np.unique(s_codes[rows])  # codes number them in first-seen order
+    present = _present(s_codes[rows], len(s_names))  # codes count in first-seen order
     subtopic_text = np.asarray(s_names.take(pa.array(present)).to_pylist(), dtype=object)
     by = (natural_order(subtopic_text) if subtopic_order == "sorted"
           else np.arange(len(present)))
@@ -233,14 +244,17 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
     subtopic_at = np.full(len(s_names), -1, dtype=np.int64)
     subtopic_at[present[by]] = np.arange(len(present))
     subtopic_at = subtopic_at[s_codes[rows]]
-    docs_present, doc_at = np.unique(d_codes[rows], return_inverse=True)
+    docs = d_codes[rows]
+    docs_present = _present(docs, len(d_names))
     doc_names = d_names.take(pa.array(docs_present))
     by = pc.sort_indices(doc_names).to_numpy()  # byte order, as C's strcmp
-    doc_at = _inverse(by)[doc_at]
+    doc_rank = np.empty(len(d_names), dtype=np.int64)
+    doc_rank[docs_present[by]] = np.arange(len(by))
+    doc_at = doc_rank[docs]
     doc_names = doc_names.take(pa.array(by))
     n_s, n_d = max(len(subtopics), 1), max(len(doc_names), 1)
     if len(queries) * n_s * n_d < 2**62:
-        order = np.argsort((query_at * n_s + subtopic_at) * n_d + doc_at, kind="stable")
+        order = np.argsort((query_at * n_s + subtopic_at) * n_d + doc_at)  # no two equal
     else:
         order = np.lexsort((doc_at, subtopic_at, query_at))
     relevant = frame.iloc[rows[order]][["query_id", "subtopic", "doc_id"]].reset_index(
@@ -269,6 +283,13 @@ def text_codes(column: pd.Series) -> tuple[np.ndarray, pa.Array]:
         raise InputValueError(f"row {at + 1}: a missing {column.name or 'id'}")
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     return codes, encoded.dictionary
+
+
+def _present(codes: np.ndarray, n: int) -> np.ndarray:
+    """The distinct codes (of 0..n-1) in ``codes``, ascending."""
+    seen = np.zeros(n, dtype=bool)
+    seen[codes] = True
+    return np.flatnonzero(seen)
 
 
 def _inverse(order: np.ndarray) -> np.ndarray:

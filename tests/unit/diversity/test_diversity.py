@@ -105,10 +105,10 @@ def test_the_ideal_is_the_references_whichever_way_it_is_built(case, k, alpha):
     # The greedy ideal scores docs through a table of subtopic sets (few subtopics) or
     # by adding their gains (many), and batches queries: every way gives the reference's.
     judgments, run = case
-    j = subtopic_judgments(judgments)
     ranked = pd.DataFrame([(q, d) for q, docs in run.items() for d in docs],
                           columns=["query_id", "doc_id"], dtype=str)
     for table, cells in [(10, 1 << 22), (0, 1 << 22), (10, 7), (0, 7)]:
+        j = subtopic_judgments(judgments)  # fresh: the judgments keep the ideals built
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(subtopic_ranking, "_TABLE_SUBTOPICS", table)
             patch.setattr(subtopic_ranking, "_BATCH_CELLS", cells)
