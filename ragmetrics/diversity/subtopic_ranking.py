@@ -69,7 +69,7 @@ class SubtopicRanking:
         Rows of docs relevant to no subtopic may be left out: they add nothing.
     position : numpy.ndarray of int
         Each row's 0-based rank within its query's ranking.
-    rel : numpy.ndarray of bool, shape (rows, T)
+    rel : numpy.ndarray of bool, shape (n_rows, T)
         Row i is relevant to the query's subtopic j (``T``: the most subtopics a query
         has; a query with S < T leaves the last T - S columns False).
     num_subtopics : numpy.ndarray of int
