@@ -10,8 +10,11 @@ string ids) and judgments per subtopic (``--subtopics`` subtopics a query, about
 judged docs a query, each relevant to each subtopic with chance 0.3). nDCG@20 is timed
 on the same run against the same judgments read as one relevant set (a doc relevant to
 any subtopic, grade 1), as ``evaluate(run, qrels, ["ndcg@20"])``. Both are timed end to
-end from DataFrames, best of ``--repeat``; the ratio is printed (the target: within 3x),
-and once more with the subtopic judgments read before (as when many runs are scored).
+end from DataFrames, best of ``--repeat``; the ratio is printed (the target: within 3x).
+Then with the subtopic judgments read before (:func:`subtopic_judgments`, as when many
+runs are scored): the first run scored against them builds their relevance matrix and
+the ideal rankings, which they keep; a later run reuses both. ``make bench`` runs it
+(``run_diversity``, ``render_diversity``; ``--no-diversity`` skips it).
 """
 
 from __future__ import annotations
@@ -58,13 +61,62 @@ def synthetic(queries: int, docs: int, subtopics: int, seed: int):
     return run, rows[["query_id", "subtopic", "doc_id", "relevance"]], flat
 
 
-def best_of(repeat: int, call) -> float:
+def best_of(repeat: int, call, setup=None) -> float:
+    """The best wall time of ``call(setup())`` (``call()`` without a setup); the setup is
+    not timed."""
     times = []
     for _ in range(repeat):
+        given = () if setup is None else (setup(),)
         start = time.perf_counter()
-        call()
+        call(*given)
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def run_diversity(*, queries: int = 10_000, docs: int = 100, subtopics: int = 5,
+                  repeat: int = 3, seed: int = 0, log=print) -> dict:
+    """Every measurement, as a dict for the report (:func:`render_diversity`)."""
+    log(f"  {queries:,} queries x {docs} docs x {subtopics} subtopics ...")
+    run, judged, flat = synthetic(queries, docs, subtopics, seed)
+    scored = run[["query_id", "doc_id", "score"]]
+    ndcg = best_of(repeat, lambda: ragmetrics.evaluate(scored, flat, ["ndcg@20"]))
+    prepared = subtopic_judgments(judged)
+    evaluate_diversity(run, prepared)  # its relevance matrix and ideal rankings, kept
+    evaluate_diversity(run, prepared, preset="ndeval_traditional")
+    cases = {
+        "ndeval's 21 columns, judgments from a DataFrame":
+            (lambda: evaluate_diversity(run, judged, preset="ndeval"), None),
+        "by score (ndeval_traditional), judgments from a DataFrame":
+            (lambda: evaluate_diversity(run, judged, preset="ndeval_traditional"), None),
+        "judgments read before, the first run scored":
+            (lambda j: evaluate_diversity(run, j), lambda: subtopic_judgments(judged)),
+        "judgments read before, a later run (ideal kept)":
+            (lambda: evaluate_diversity(run, prepared), None),
+        "by score (ndeval_traditional), a later run":
+            (lambda: evaluate_diversity(run, prepared, preset="ndeval_traditional"), None),
+        "alpha_ndcg@20 alone, judgments from a DataFrame":
+            (lambda: evaluate_diversity(run, judged, ["alpha_ndcg@20"]), None),
+    }
+    seconds = {}
+    for name, (call, setup) in cases.items():
+        seconds[name] = best_of(repeat, call, setup)
+        log(f"    {name:58s} {seconds[name]:.3f} s")
+    return {"queries": queries, "docs": docs, "subtopics": subtopics, "repeat": repeat,
+            "run_rows": len(run), "judgments": len(judged),
+            "relevant": int(judged["relevance"].sum()), "ndcg": ndcg, "seconds": seconds}
+
+
+def render_diversity(found: dict) -> str:
+    """The measurements as Markdown: a row per case, its time and its ratio to nDCG@20."""
+    lines = [(f"{found['queries']:,} queries x {found['docs']} docs x {found['subtopics']} "
+              f"subtopics: {found['run_rows']:,} run rows, {found['judgments']:,} subtopic "
+              f"judgments ({found['relevant']:,} relevant); best of {found['repeat']}. "
+              "Target: within 3x of nDCG@20."), "",
+             "| case | time (s) | x nDCG@20 |", "|---|---:|---:|",
+             f"| `evaluate(run, qrels, ['ndcg@20'])` | {found['ndcg']:.3f} | 1.00 |"]
+    for name, value in found["seconds"].items():
+        lines.append(f"| {name} | {value:.3f} | {value / found['ndcg']:.2f} |")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
@@ -75,27 +127,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    run, subtopics, flat = synthetic(args.queries, args.docs, args.subtopics, args.seed)
-    print(f"{args.queries:,} queries x {args.docs} docs x {args.subtopics} subtopics: "
-          f"{len(run):,} run rows, {len(subtopics):,} subtopic judgments "
-          f"({int(subtopics['relevance'].sum()):,} relevant)")
-    scored = run[["query_id", "doc_id", "score"]]
-    ndcg = best_of(args.repeat, lambda: ragmetrics.evaluate(scored, flat, ["ndcg@20"]))
-    prepared = subtopic_judgments(subtopics)
-    timings = {
-        "ndeval's 21 columns (preset ndeval)":
-            lambda: evaluate_diversity(run, subtopics, preset="ndeval"),
-        "the same, by score (ndeval_traditional)":
-            lambda: evaluate_diversity(run, subtopics, preset="ndeval_traditional"),
-        "ndeval's 21, judgments read once before":
-            lambda: evaluate_diversity(run, prepared, preset="ndeval"),
-        "alpha_ndcg@20 alone":
-            lambda: evaluate_diversity(run, subtopics, ["alpha_ndcg@20"]),
-    }
-    print(f"{'evaluate(run, qrels, [ndcg@20])':45s} {ndcg:7.3f} s")
-    for name, call in timings.items():
-        seconds = best_of(args.repeat, call)
-        print(f"{name:45s} {seconds:7.3f} s   {seconds / ndcg:5.2f}x nDCG@20")
+    found = run_diversity(queries=args.queries, docs=args.docs, subtopics=args.subtopics,
+                          repeat=args.repeat, seed=args.seed)
+    print(render_diversity(found))
     return 0
 
 

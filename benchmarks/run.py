@@ -65,6 +65,7 @@ import pandas as pd
 from benchmarks import big as bench_big
 from benchmarks import bring_your_own as bench_bring
 from benchmarks import data as bench_data
+from benchmarks import diversity as bench_diversity
 from benchmarks import many_measures
 from benchmarks import peers as bench_peers
 from benchmarks import readers as bench_readers
@@ -629,6 +630,9 @@ def render(report: dict) -> str:
     if report.get("bring"):
         out += ["", "## Bring your own data: data sets, retrievers, runs as tools write them",
                 "", bench_bring.render_bring(report["bring"])]
+    if report.get("diversity"):
+        out += ["", "## Diversity: ndeval's measures against nDCG@20 (`benchmarks/diversity.py`)",
+                "", bench_diversity.render_diversity(report["diversity"])]
     if report.get("many_measures"):
         out += ["", "## 30 trec_eval measures at once, end to end from DataFrames", ""]
         out += many_measures.render(report["many_measures"])
@@ -786,6 +790,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "run_retriever's overhead and cache, runs as tools write them")
     parser.add_argument("--bring-docs", type=int, default=1_000_000,
                         help="documents of the generated BEIR folder (default 1,000,000)")
+    parser.add_argument("--no-diversity", action="store_true",
+                        help="skip the diversity measures (ndeval's 21 at 10,000 queries x "
+                             "100 docs x 5 subtopics) against nDCG@20")
     parser.add_argument("--no-readers", action="store_true",
                         help="skip the file-to-frame table")
     parser.add_argument("--many-measures-size", default="medium",
@@ -885,6 +892,9 @@ def main(argv=None) -> int:
     if not args.no_bring:
         _print("[bring your own data] read_dataset, run_retriever, runs as tools write them ...")
         report["bring"] = bench_bring.run_bring(docs=args.bring_docs, log=_print)
+    if not args.no_diversity:
+        _print("[diversity] ndeval's measures against nDCG@20 ...")
+        report["diversity"] = bench_diversity.run_diversity(log=_print)
     if args.many_measures_size != "none":
         # Before the sizes: their budgets then shrink by its time (--max-minutes).
         _print(f"[30 measures] ragmetrics and pytrec_eval at {args.many_measures_size} ...")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import InputTypeError, InputValueError
 from ..evaluation.engine import natural_order
@@ -20,7 +22,7 @@ from ..validation import check_k
 from .ndeval_files import NDEVAL_COLUMNS
 from .novelty_table import DIVERSITY_PRESETS, DiversityPreset, parse_diversity_metric
 from .subtopic_ranking import SubtopicRanking
-from .subtopics import SubtopicJudgments, subtopic_judgments
+from .subtopics import SubtopicJudgments, subtopic_judgments, text_codes
 
 __all__ = ["DiversityEvaluation", "evaluate_diversity"]
 
@@ -128,13 +130,13 @@ def evaluate_diversity(run, judgments, metrics=None, *, preset: str = "ndeval",
     if not isinstance(judgments, SubtopicJudgments):
         judgments = subtopic_judgments(judgments, negative=rules.negative,
                                        subtopic_order=rules.subtopic_order)
-    ranked = _ordered(run, rules, depth)
-    run_queries = np.asarray(ranked["query_id"].unique(), dtype=object)
-    run_queries = tuple(run_queries[natural_order(run_queries)].tolist())
+    query_codes, query_names, doc_codes, doc_names, position = _ordered(run, rules, depth)
+    run_queries = tuple(query_names[natural_order(query_names)].tolist())
     judged = set(judgments.queries)
     both = tuple(q for q in run_queries if q in judged)
-    ranking = SubtopicRanking.from_ranked(ranked, judgments, queries=both,
-                                          raw_at_one=rules.raw_at_one)
+    ranking = SubtopicRanking.from_codes(query_codes, query_names, doc_codes, doc_names,
+                                         position, judgments, queries=both,
+                                         raw_at_one=rules.raw_at_one)
     values = {}
     for column, spec in zip(columns, specs, strict=True):
         arguments = spec.arguments(alpha=float(alpha), beta=float(beta))
@@ -153,18 +155,17 @@ def evaluate_diversity(run, judgments, metrics=None, *, preset: str = "ndeval",
 
 
 def _mean(values: np.ndarray, divisor: int) -> float:
-    """ndeval's amean: the values added one by one, in order, over ``divisor`` (0/0 is
-    NaN, as C's)."""
-    total = 0.0
-    for value in values.tolist():
-        total += value
+    """ndeval's amean: the values added one by one, in order (a running sum is added so),
+    over ``divisor`` (0/0 is NaN, as C's)."""
+    total = np.cumsum(np.concatenate([[0.0], values]))[-1]
     with np.errstate(invalid="ignore", divide="ignore"):
         return float(np.float64(total) / np.float64(divisor))
 
 
-def _ordered(run, rules: DiversityPreset, depth: int | None) -> pd.DataFrame:
-    """``query_id`` and ``doc_id`` of the run, each query's docs in the preset's order,
-    cut at ``depth``; a doc twice in a query (a rank twice, under ndeval) refused."""
+def _ordered(run, rules: DiversityPreset, depth: int | None) -> tuple:
+    """The run's rows in the preset's order, cut at ``depth``, as codes: (query codes,
+    query names, doc codes, doc names, 0-based position in the query). A doc twice in a
+    query (a rank twice, under ndeval) is refused."""
     if isinstance(run, Mapping):
         rows = [(str(q), str(d), i + 1) for q, docs in run.items()
                 for i, d in enumerate(_listed(q, docs))]
@@ -182,57 +183,116 @@ def _ordered(run, rules: DiversityPreset, depth: int | None) -> pd.DataFrame:
                 "'pyndeval' by score)" if "rank" in missing else "")
         raise InputValueError(f"the run lacks the column(s) {', '.join(missing)}{hint}; "
                               f"it has {', '.join(map(str, frame.columns))}")
-    query, doc = _ids(frame["query_id"]), _ids(frame["doc_id"])
-    query_codes = pd.factorize(query)[0].astype(np.int64)
+    query_codes, query_names = _run_codes(frame["query_id"], "query id")
+    doc_codes, doc_names = _run_codes(frame["doc_id"], "doc id")
+    query_text = np.asarray(query_names.to_pylist(), dtype=object)
+
+    def where(at: int) -> str:
+        return f"query {query_text[query_codes[at]]!r}"
+
     if rules.order == "rank":
-        rank = _numbers(frame, "rank", query, doc)
-        low, high = (rank.min(), rank.max()) if len(rank) else (0.0, 0.0)
-        whole = bool(np.all(rank == np.floor(rank))) and high - low < 2**40
-        if whole and len(rank) and (query_codes.max() + 1) * (high - low + 1) < 2**62:
-            key = query_codes * int(high - low + 1) + (rank - low).astype(np.int64)
-            order = np.argsort(key, kind="stable")
-            same = key[order][1:] == key[order][:-1]
-        else:
+        rank = _numbers(frame, "rank", where, doc_codes, doc_names)
+        order = _by_query_then(query_codes, rank)
+        if order is None:  # a rank twice in a query: find the first, in the old order
             order = np.lexsort((rank, query_codes))
             same = (query_codes[order][1:] == query_codes[order][:-1]) & (
                 rank[order][1:] == rank[order][:-1])
-        if same.any():
             at = order[int(np.flatnonzero(same)[0]) + 1]
-            raise InputValueError(f"query {query.iloc[at]!r}: rank "
-                                  f"{_shown(frame['rank'].iloc[at])!r} is given twice "
-                                  "(ndeval: 'duplicate rank')")
+            raise InputValueError(f"{where(at)}: rank {_shown(frame['rank'].iloc[at])!r} is "
+                                  "given twice (ndeval: 'duplicate rank')")
     else:
-        score = _numbers(frame, "score", query, doc)
-        doc_codes = pd.factorize(doc, sort=True)[0]  # codes in doc id order
-        ties = -doc_codes if rules.order == "score_then_doc_descending" else doc_codes
-        order = np.lexsort((ties, -score, query_codes))
+        score = _numbers(frame, "score", where, doc_codes, doc_names)
+        order = _by_score(query_codes, score, doc_codes, doc_names,
+                          descending=rules.order == "score_then_doc_descending")
     codes = query_codes[order]
-    position = np.arange(len(codes)) - np.searchsorted(codes, codes)
+    starts = np.ones(len(codes), dtype=bool)
+    starts[1:] = codes[1:] != codes[:-1]
+    index = np.arange(len(codes))
+    position = index - np.maximum.accumulate(np.where(starts, index, 0))
     if depth is not None:
-        order, codes = order[position < depth], codes[position < depth]
-    doc_codes = pd.factorize(doc)[0].astype(np.int64)[order]
-    key = pd.Index(codes * (int(doc_codes.max(initial=0)) + 1) + doc_codes)
-    if key.has_duplicates:
+        order, codes, position = (order[position < depth], codes[position < depth],
+                                  position[position < depth])
+    docs = doc_codes[order]
+    key = np.sort(codes * max(len(doc_names), 1) + docs)
+    if (key[1:] == key[:-1]).any():
+        key = pd.Index(codes * max(len(doc_names), 1) + docs)
         at = order[int(np.flatnonzero(key.duplicated())[0])]
-        raise InputValueError(f"query {query.iloc[at]!r}: doc {doc.iloc[at]!r} is ranked "
-                              "twice (ndeval: 'duplicate docno')")
-    return pd.DataFrame({"query_id": query.take(order).reset_index(drop=True),
-                         "doc_id": doc.take(order).reset_index(drop=True)})
+        raise InputValueError(f"{where(at)}: doc {doc_names[int(doc_codes[at])].as_py()!r} "
+                              "is ranked twice (ndeval: 'duplicate docno')")
+    return codes, query_text, docs, doc_names, position
 
 
-def _ids(column: pd.Series) -> pd.Series:
-    """Ids as text (a number column's values as their text)."""
-    if pd.api.types.is_string_dtype(column) and not pd.api.types.is_object_dtype(column):
-        return column.reset_index(drop=True)
-    return column.astype(str).reset_index(drop=True)
+def _run_codes(column: pd.Series, what: str):
+    """A run's ids as codes (:func:`~ragmetrics.diversity.subtopics.text_codes`), a
+    missing id refused with its row."""
+    if column.isna().any():
+        at = int(np.flatnonzero(column.isna().to_numpy())[0])
+        raise InputValueError(f"run row {at + 1}: a missing {what}")
+    return text_codes(column)
 
 
-def _numbers(frame: pd.DataFrame, name: str, query, doc) -> np.ndarray:
+def _by_query_then(query_codes: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+    """The rows by query code, then ``values`` ascending; None if a value is repeated
+    within a query. One integer key when the values are whole numbers (a run's ranks),
+    and no sort at all when the rows are in that order already."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    low, high = values.min(), values.max()
+    whole = bool(np.all(values == np.floor(values))) and high - low < 2**40
+    if whole and (query_codes.max() + 1) * (high - low + 1) < 2**62:
+        key = query_codes * int(high - low + 1) + (values - low).astype(np.int64)
+        step = key[1:] - key[:-1]
+        if (step > 0).all():
+            return np.arange(len(key))
+        order = np.argsort(key)
+        key = key[order]
+        return None if (key[1:] == key[:-1]).any() else order
+    order = np.lexsort((values, query_codes))
+    same = (query_codes[order][1:] == query_codes[order][:-1]) & (
+        values[order][1:] == values[order][:-1])
+    return None if same.any() else order
+
+
+def _by_score(query_codes, score, doc_codes, doc_names, *, descending: bool) -> np.ndarray:
+    """The rows by query code, then score descending, then doc id (byte order) descending
+    or ascending. Only the docs of tied rows are compared as text."""
+    n = len(score)
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    in_place = (query_codes[1:] > query_codes[:-1]) | (
+        (query_codes[1:] == query_codes[:-1]) & (score[1:] <= score[:-1]))
+    order = np.arange(n) if in_place.all() else np.lexsort((-score, query_codes))
+    q, s = query_codes[order], score[order]
+    tied = np.flatnonzero((q[1:] == q[:-1]) & (s[1:] == s[:-1]))
+    if not len(tied):
+        return order
+    # The tied rows, a block per (query, score): each block's docs by their text.
+    mark = np.zeros(n, dtype=bool)
+    mark[tied] = True
+    mark[tied + 1] = True
+    at = np.flatnonzero(mark)
+    new_block = np.ones(len(at), dtype=bool)
+    new_block[1:] = (np.diff(at) > 1) | (q[at][1:] != q[at][:-1]) | (s[at][1:] != s[at][:-1])
+    block = np.cumsum(new_block)
+    docs = doc_codes[order[at]]
+    seen = np.zeros(len(doc_names), dtype=bool)
+    seen[docs] = True
+    present = np.flatnonzero(seen)
+    rank = np.empty(len(doc_names), dtype=np.int64)
+    rank[present[pc.sort_indices(doc_names.take(pa.array(present))).to_numpy()]] = \
+        np.arange(len(present))
+    rank = rank[docs]
+    key = block * len(present) + (len(present) - 1 - rank if descending else rank)
+    order[at] = order[at][np.argsort(key)]
+    return order
+
+
+def _numbers(frame: pd.DataFrame, name: str, where, doc_codes, doc_names) -> np.ndarray:
     values = pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
     if np.isnan(values).any():
         at = int(np.flatnonzero(np.isnan(values))[0])
-        raise InputValueError(f"query {query.iloc[at]!r}, doc {doc.iloc[at]!r}: the {name} "
-                              f"{_shown(frame[name].iloc[at])!r} is not a number")
+        raise InputValueError(f"{where(at)}, doc {doc_names[int(doc_codes[at])].as_py()!r}: "
+                              f"the {name} {_shown(frame[name].iloc[at])!r} is not a number")
     return values
 
 

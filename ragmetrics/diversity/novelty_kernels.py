@@ -43,14 +43,16 @@ __all__ = ["alpha_dcg", "alpha_ndcg", "err_ia", "ideal_ideal", "map_ia", "nerr_i
 def ideal_ideal(num_subtopics: np.ndarray, alpha: float, weights: np.ndarray, *,
                 divide: bool) -> np.ndarray:
     """The "ideal ideal" running sums, (n_queries, k): at rank i, :math:`S \\rho^{i-1}`
-    (repeated products from S, as ndeval) times ``weights[i]`` (``divide``: over it)."""
+    (repeated products from S, as ndeval) times ``weights[i]`` (``divide``: over it).
+    Computed once per distinct S."""
     k = len(weights)
-    out = np.zeros((len(num_subtopics), k))
-    value = num_subtopics.astype(np.float64)
+    distinct, inverse = np.unique(num_subtopics, return_inverse=True)
+    out = np.zeros((len(distinct), k))
+    value = distinct.astype(np.float64)
     for i in range(k):
         out[:, i] = value / weights[i] if divide else value * weights[i]
         value = value * (1.0 - alpha)
-    return np.cumsum(out, axis=1)
+    return np.cumsum(out, axis=1)[inverse.reshape(-1)]
 
 
 def _ranks(k: int) -> np.ndarray:
@@ -59,16 +61,20 @@ def _ranks(k: int) -> np.ndarray:
 
 def _running(r: SubtopicRanking, k: int, alpha: float, measure: str):
     """ndeval's arrays at rank k: (the running sum, the ideal-ideal's running sum)."""
-    gains = r.gains(alpha)
-    if measure == "dcg":
-        weights = discounts(k)
-        rows = gains * weights[np.minimum(r.position, k - 1)]
-    else:
-        weights = _ranks(k)
-        rows = gains / (r.position + 1.0)
-    running = np.cumsum(r.top_matrix(rows, k), axis=1)[:, k - 1]
-    ideal = ideal_ideal(r.num_subtopics, alpha, weights, divide=measure == "err")[:, k - 1]
-    return running, ideal
+    key = ("running", k, alpha, measure)
+    if key not in r.memo:
+        gains = r.gains(alpha)
+        if measure == "dcg":
+            weights = discounts(k)
+            rows = gains * weights[np.minimum(r.position, k - 1)]
+        else:
+            weights = _ranks(k)
+            rows = gains / (r.position + 1.0)
+        running = r.top_sum(rows, k)
+        ideal = ideal_ideal(r.num_subtopics, alpha, weights,
+                            divide=measure == "err")[:, k - 1]
+        r.memo[key] = running, ideal
+    return r.memo[key]
 
 
 def _normalised(r: SubtopicRanking, k: int, alpha: float, measure: str, *, raw_at_one: bool):

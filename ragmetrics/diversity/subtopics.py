@@ -33,15 +33,18 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import InputTypeError, InputValueError
+from ..evaluation.arrow_ids import arrow_strings
 from ..evaluation.engine import natural_order
 
-__all__ = ["SubtopicJudgments", "subtopic_judgments"]
+__all__ = ["SubtopicJudgments", "subtopic_judgments", "text_codes"]
 
 _ORDERS = ("sorted", "first_seen")
 
@@ -69,6 +72,75 @@ class SubtopicJudgments:
     queries: tuple
     relevant: pd.DataFrame
     subtopics: tuple
+    _coded: tuple | None = field(default=None, repr=False)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def coded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, pa.Array]:
+        """The relevant triples as codes, sorted by query, subtopic, doc: (query, subtopic,
+        doc, doc names). The query is a position in :attr:`queries`, the subtopic one in
+        :attr:`subtopics`, the doc one in ``doc names``, the relevant docs in byte order
+        (C's ``strcmp``, ndeval's order) as Arrow strings."""
+        if self._coded is None:
+            query = pd.Index(self.queries, dtype=object).get_indexer(
+                self.relevant["query_id"].to_numpy(dtype=object))
+            subtopic = pd.Index(self.subtopics, dtype=object).get_indexer(
+                self.relevant["subtopic"].to_numpy(dtype=object))
+            if (query < 0).any() or (subtopic < 0).any():
+                raise InputValueError("a relevant triple's query or subtopic is not among "
+                                      "the judgments' queries and subtopics")
+            codes, names = text_codes(self.relevant["doc_id"])
+            by = pc.sort_indices(names).to_numpy()
+            doc = _inverse(by)[codes]
+            order = np.lexsort((doc, subtopic, query))
+            object.__setattr__(self, "_coded", (query[order].astype(np.int64),
+                                                subtopic[order].astype(np.int64),
+                                                doc[order], names.take(pa.array(by))))
+        return self._coded
+
+    def matrix(self) -> tuple:
+        """Every judged query's relevance matrix, built once: ``(num_subtopics,
+        subtopic_docs, doc_query, doc, doc_rel)``.
+
+        ``num_subtopics[q]``: S, the query's subtopics with a relevant doc, numbered 0..S-1
+        in :attr:`subtopics` order; ``subtopic_docs[q, j]``: the docs relevant to its j-th
+        (MAP-IA's denominators); and one row per relevant (query, doc), sorted by query
+        then doc (byte order): its query, its doc (a position in :meth:`coded`'s names)
+        and ``doc_rel[i, j]``, whether it is relevant to the j-th subtopic.
+        """
+        return self.cached("matrix", self._matrix)
+
+    def cached(self, key, build):
+        """``build()``, computed once per ``key`` for these judgments: what depends on
+        them alone (the relevance matrix, the ideal rankings) is shared by every run
+        scored against them. At most 16 keys are kept (the oldest is dropped)."""
+        if key not in self._memo:
+            if len(self._memo) >= 16:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[key] = build()
+        return self._memo[key]
+
+    def _matrix(self) -> tuple:
+        query, subtopic, doc, names = self.coded()
+        n, n_docs = len(self.queries), max(len(names), 1)
+        pair = query * max(len(self.subtopics), 1) + subtopic
+        first = np.ones(len(pair), dtype=bool)
+        first[1:] = pair[1:] != pair[:-1]
+        num_subtopics = np.bincount(query[first], minlength=n).astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(num_subtopics)])
+        column = np.cumsum(first) - 1 - starts[query]
+        width = int(num_subtopics.max(initial=0))
+        subtopic_docs = np.bincount(query * width + column, minlength=n * width
+                                    ).astype(np.int64).reshape(n, width)
+        keys = query * n_docs + doc
+        order = np.argsort(keys)  # each row sets its own cell
+        keys = keys[order]
+        distinct = np.ones(len(keys), dtype=bool)
+        distinct[1:] = keys[1:] != keys[:-1]
+        unique = keys[distinct]
+        doc_rel = np.zeros((len(unique), width), dtype=bool)
+        doc_rel[(np.cumsum(distinct) - 1), column[order]] = True
+        return (num_subtopics, subtopic_docs, unique // n_docs, unique % n_docs,
+                doc_rel)
 
     def docs_by_subtopic(self, query_id) -> dict:
         """``{subtopic: [doc ids]}`` of one query (the per-query references' input)."""
@@ -143,11 +215,11 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
         raise InputValueError(
             f"{_where(frame, at)}: a negative judgment ({grades[at]:g}); ndeval refuses them "
             "(negative='nonrelevant' reads them as not relevant, as pyndeval does)")
-    codes = [pd.factorize(frame[c])[0].astype(np.int64)
-             for c in ("query_id", "subtopic", "doc_id")]
-    sizes = [int(c.max(initial=0)) + 1 for c in codes]
+    (q_codes, q_names), (s_codes, s_names), (d_codes, d_names) = (
+        text_codes(frame[c]) for c in ("query_id", "subtopic", "doc_id"))
+    sizes = [len(q_names), len(s_names), len(d_names)]
     if sizes[0] * sizes[1] * sizes[2] < 2**62:
-        key = (codes[0] * sizes[1] + codes[1]) * sizes[2] + codes[2]
+        key = (q_codes * sizes[1] + s_codes) * sizes[2] + d_codes
         key.sort()
         repeated = bool((key[1:] == key[:-1]).any())
     else:
@@ -159,21 +231,74 @@ def subtopic_judgments(data, *, relevance_level: float = 1, negative: str = "err
             raise InputValueError(
                 f"{_where(frame, int(second))}: judged twice (rows {first + 1} and "
                 f"{second + 1}); ndeval keeps one judgment and counts both in MAP-IA")
-    queries = np.asarray(frame["query_id"].unique(), dtype=object)
-    queries = tuple(queries[natural_order(queries)].tolist())
-    relevant = frame.loc[grades >= relevance_level, ["query_id", "subtopic", "doc_id"]]
-    if subtopic_order == "sorted":
-        subtopics = np.asarray(relevant["subtopic"].unique(), dtype=object)
-        subtopics = tuple(subtopics[natural_order(subtopics)].tolist())
-    else:  # as pyndeval numbers them: by first appearance in any judgment
-        kept = set(relevant["subtopic"])
-        subtopics = tuple(s for s in frame["subtopic"].unique().tolist() if s in kept)
-    order = np.lexsort((
-        pd.factorize(relevant["doc_id"], sort=True)[0],
-        pd.Index(subtopics, dtype=object).get_indexer(relevant["subtopic"].to_numpy(object)),
-        pd.Index(queries, dtype=object).get_indexer(relevant["query_id"].to_numpy(object))))
-    relevant = relevant.iloc[order].reset_index(drop=True)
-    return SubtopicJudgments(queries, relevant, subtopics)
+    q_names = np.asarray(q_names.to_pylist(), dtype=object)
+    q_order = natural_order(q_names)
+    queries = tuple(q_names[q_order].tolist())
+    rows = np.flatnonzero(grades >= relevance_level)
+    # Each relevant row's query and subtopic as positions in the orders above, its doc as
+    # its place among the relevant docs in byte order: one integer key sorts the rows.
+    query_at = _inverse(q_order)[q_codes[rows]]
+    present = _present(s_codes[rows], len(s_names))  # codes count in first-seen order
+    subtopic_text = np.asarray(s_names.take(pa.array(present)).to_pylist(), dtype=object)
+    by = (natural_order(subtopic_text) if subtopic_order == "sorted"
+          else np.arange(len(present)))
+    subtopics = tuple(subtopic_text[by].tolist())
+    subtopic_at = np.full(len(s_names), -1, dtype=np.int64)
+    subtopic_at[present[by]] = np.arange(len(present))
+    subtopic_at = subtopic_at[s_codes[rows]]
+    docs = d_codes[rows]
+    docs_present = _present(docs, len(d_names))
+    doc_names = d_names.take(pa.array(docs_present))
+    by = pc.sort_indices(doc_names).to_numpy()  # byte order, as C's strcmp
+    doc_rank = np.empty(len(d_names), dtype=np.int64)
+    doc_rank[docs_present[by]] = np.arange(len(by))
+    doc_at = doc_rank[docs]
+    doc_names = doc_names.take(pa.array(by))
+    n_s, n_d = max(len(subtopics), 1), max(len(doc_names), 1)
+    if len(queries) * n_s * n_d < 2**62:
+        order = np.argsort((query_at * n_s + subtopic_at) * n_d + doc_at)  # no two equal
+    else:
+        order = np.lexsort((doc_at, subtopic_at, query_at))
+    relevant = frame.iloc[rows[order]][["query_id", "subtopic", "doc_id"]].reset_index(
+        drop=True)
+    coded = (query_at[order], subtopic_at[order], doc_at[order], doc_names)
+    return SubtopicJudgments(queries, relevant, subtopics, _coded=coded)
+
+
+def text_codes(column: pd.Series) -> tuple[np.ndarray, pa.Array]:
+    """Ids as codes: each value's code (int64) and the distinct values as Arrow strings,
+    in the order they first appear (numbers as their text). No Python object per row:
+    a column of Arrow strings is encoded where it lies.
+
+    >>> codes, names = text_codes(pd.Series(["b", "a", "b"]))
+    >>> codes.tolist(), names.to_pylist()
+    ([0, 1, 0], ['b', 'a'])
+    """
+    array = arrow_strings(column)
+    if array is None:
+        array = arrow_strings(column.astype(str))
+    if array is None:  # pandas storing str without Arrow
+        array = pa.array(column.astype(str).to_numpy(dtype=object), pa.large_string())
+    encoded = pc.dictionary_encode(array)
+    if encoded.indices.null_count:
+        at = int(np.flatnonzero(encoded.indices.is_null().to_numpy(zero_copy_only=False))[0])
+        raise InputValueError(f"row {at + 1}: a missing {column.name or 'id'}")
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return codes, encoded.dictionary
+
+
+def _present(codes: np.ndarray, n: int) -> np.ndarray:
+    """The distinct codes (of 0..n-1) in ``codes``, ascending."""
+    seen = np.zeros(n, dtype=bool)
+    seen[codes] = True
+    return np.flatnonzero(seen)
+
+
+def _inverse(order: np.ndarray) -> np.ndarray:
+    """The inverse of a permutation: where each index is placed."""
+    out = np.empty(len(order), dtype=np.int64)
+    out[order] = np.arange(len(order))
+    return out
 
 
 def _as_frame(data) -> pd.DataFrame:

@@ -359,3 +359,19 @@ def test_bring_your_own_data_times_all_three_doors_and_renders_them(monkeypatch)
     assert "target 1.3x" in text
     assert "(target < 2 s)" in text
     assert "| openinference | ragmetrics |" in text
+
+
+def test_the_diversity_section_times_every_case_and_renders_its_ratio():
+    # make bench's diversity section on a small size: each case timed, its ratio to
+    # nDCG@20 printed beside it, the target named; the synthetic run is the one promised.
+    from benchmarks import diversity
+
+    found = diversity.run_diversity(queries=30, docs=20, subtopics=3, repeat=1,
+                                    log=lambda *a: None)
+    assert (found["run_rows"], found["queries"]) == (30 * 20, 30)
+    assert len(found["seconds"]) == 6
+    assert all(v > 0 for v in found["seconds"].values())
+    text = diversity.render_diversity(found)
+    assert "Target: within 3x of nDCG@20." in text
+    for name, value in found["seconds"].items():
+        assert f"| {name} | {value:.3f} | {value / found['ndcg']:.2f} |" in text

@@ -25,6 +25,7 @@ from ragmetrics.diversity import (
     read_ndeval_qrels,
     read_ndeval_run,
     subtopic_judgments,
+    subtopic_ranking,
 )
 from ragmetrics.errors import FormatError, InputTypeError, InputValueError
 
@@ -96,6 +97,50 @@ def test_every_kernel_equals_its_reference(case, k, alpha, beta):
             expected = row.reference(*args, **params)
             assert (math.isnan(expected) and math.isnan(values[i])) or values[i] == expected, (
                 row.name, query, values[i], expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=queries(), k=st.integers(1, 12), alpha=st.sampled_from([0.0, 0.5, 0.7, 1.0]))
+def test_the_ideal_is_the_references_whichever_way_it_is_built(case, k, alpha):
+    # The greedy ideal scores docs through a table of subtopic sets (few subtopics) or
+    # by adding their gains (many), and batches queries: every way gives the reference's.
+    judgments, run = case
+    ranked = pd.DataFrame([(q, d) for q, docs in run.items() for d in docs],
+                          columns=["query_id", "doc_id"], dtype=str)
+    for table, cells in [(10, 1 << 22), (0, 1 << 22), (10, 7), (0, 7)]:
+        j = subtopic_judgments(judgments)  # fresh: the judgments keep the ideals built
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(subtopic_ranking, "_TABLE_SUBTOPICS", table)
+            patch.setattr(subtopic_ranking, "_BATCH_CELLS", cells)
+            ranking = SubtopicRanking.from_ranked(ranked, j)
+            values = {name: DIVERSITY_METRICS[name].kernel(ranking, k, alpha=alpha)
+                      for name in ("alpha_ndcg", "nerr_ia")}
+            values["nnrbp"] = DIVERSITY_METRICS["nnrbp"].kernel(ranking, alpha=alpha)
+        for i, query in enumerate(j.queries):
+            facets = j.docs_by_subtopic(query)
+            docs = run.get(query, [])
+            expected = {"alpha_ndcg": alpha_ndcg_at_k(docs, facets, k, alpha=alpha),
+                        "nerr_ia": DIVERSITY_METRICS["nerr_ia"].reference(docs, facets, k,
+                                                                          alpha=alpha),
+                        "nnrbp": nnrbp(docs, facets, alpha=alpha)}
+            for name, value in expected.items():
+                got = values[name][i]
+                assert (math.isnan(value) and math.isnan(got)) or got == value, (
+                    name, query, table, cells, got, value)
+
+
+@pytest.mark.parametrize(("table", "cells"), [(10, 1 << 22), (0, 1 << 22), (10, 7), (0, 7)])
+def test_a_tie_in_the_ideal_goes_to_the_larger_doc_id(table, cells):
+    # A {1, 3}, B {1, 2}, C {3, 4} all gain 2 first. ndeval takes C (the largest id),
+    # then B (2), then A (1); taking A first would give 2, 1.5, 1.5.
+    j = subtopic_judgments([("q", s, d, 1) for s, docs in
+                            {"1": "AB", "2": "B", "3": "AC", "4": "C"}.items() for d in docs])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(subtopic_ranking, "_TABLE_SUBTOPICS", table)
+        patch.setattr(subtopic_ranking, "_BATCH_CELLS", cells)
+        ideal = SubtopicRanking.from_ranked(pd.DataFrame({"query_id": ["q"], "doc_id": ["A"]}),
+                                            j).ideal(0.5)
+    assert ideal.gains(0.5).tolist() == [2.0, 2.0, 1.0]
 
 
 def test_raw_at_one_is_s_times_the_value():
