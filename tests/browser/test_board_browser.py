@@ -15,6 +15,7 @@ import time
 
 import nbformat
 import pytest
+from wcag import contrast, rgb
 
 from ragmetrics.teaching import load_example
 from ragmetrics.widgets.board import _series_styles
@@ -201,21 +202,6 @@ def lab_theme(page, name):
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{name}$")).first.click()
     expect(page.locator(f"body[data-jp-theme-name='{name}']")).to_have_count(1, timeout=30_000)
     page.wait_for_timeout(500)  # the theme's stylesheet applied
-
-
-def rgb(colour: str) -> str:
-    """``#C68900`` -> ``rgb(198, 137, 0)``, as getComputedStyle writes it."""
-    return f"rgb({int(colour[1:3], 16)}, {int(colour[3:5], 16)}, {int(colour[5:7], 16)})"
-
-
-def contrast(a: str, b: str) -> float:
-    """WCAG contrast of two ``rgb(r, g, b)`` colours."""
-    def luminance(text):
-        channels = [int(c) / 255 for c in re.findall(r"\d+", text)[:3]]
-        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 CURVES = """svg => Object.fromEntries([...svg.querySelectorAll("g.rmb-series")].map((g) => {

@@ -6,9 +6,8 @@ computes it; nDCG@k and Recall@k stay.
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from wcag import contrast, rgb
 
 from ragmetrics.widgets.board_model import (
     board_view,
@@ -35,19 +34,6 @@ CELLS = [
 def state(order):
     return {"order": list(order), "relevance": dict(RELEVANCE), "k": K,
             "metrics": board_view(order, RELEVANCE, K, facets=FACETS)["metrics"]}
-
-
-def rgb(colour: str) -> str:
-    return f"rgb({int(colour[1:3], 16)}, {int(colour[3:5], 16)}, {int(colour[5:7], 16)})"
-
-
-def contrast(a: str, b: str) -> float:
-    def luminance(text):
-        channels = [int(c) / 255 for c in re.findall(r"\d+", text)[:3]]
-        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def test_board_with_facets_moved_by_keyboard(lab, make_notebook, page, artifacts,
