@@ -99,9 +99,10 @@ def _order_within(xp, scores, keys, columns):
 
 
 def _partial_top(xp, scores, depth: int):
-    """(columns of each row's ``depth`` largest scores, in any order; the ``depth``-th
-    and the ``depth + 1``-th largest scores), or None where the library has no partial
-    sort. Which of tied scores at the cut come in is arbitrary: the caller checks."""
+    """(columns of each row's ``depth`` largest scores, in any order; whether the cut
+    splits tied scores in each row), or None where the library has no partial sort.
+    Which of the tied scores at a split cut come in is arbitrary: those rows are sorted
+    whole."""
     from array_api_compat import (
         is_cupy_namespace,
         is_jax_namespace,
@@ -112,21 +113,21 @@ def _partial_top(xp, scores, depth: int):
     n_docs = int(scores.shape[1])
     if is_numpy_namespace(xp) or is_cupy_namespace(xp):
         library = np if is_numpy_namespace(xp) else __import__("cupy")
-        cut = n_docs - depth
-        index = library.argpartition(scores, (cut - 1, cut), axis=1)
-        top = index[:, cut:]
-        bounds = library.take_along_axis(scores, index[:, cut - 1:cut + 1], axis=1)
-        return top, bounds[:, 1], bounds[:, 0]
+        top = library.argpartition(scores, n_docs - depth, axis=1)[:, n_docs - depth:]
+        last_in = library.take_along_axis(scores, top, axis=1).min(axis=1)
+        # Docs scoring at least the last one in: more than depth when the cut splits a tie.
+        at_least = library.count_nonzero(scores >= last_in[:, None], axis=1)
+        return top, at_least > depth
     if is_torch_namespace(xp):
         import torch
 
         values, index = torch.topk(scores, depth + 1, dim=1, largest=True, sorted=True)
-        return index[:, :depth], values[:, depth - 1], values[:, depth]
+        return index[:, :depth], values[:, depth - 1] == values[:, depth]
     if is_jax_namespace(xp):
         import jax
 
         values, index = jax.lax.top_k(scores, depth + 1)
-        return index[:, :depth], values[:, depth - 1], values[:, depth]
+        return index[:, :depth], values[:, depth - 1] == values[:, depth]
     return None
 
 
@@ -148,9 +149,8 @@ def top_columns(xp, scores, keys, depth: int):
     partial = _partial_top(xp, scores, depth)
     if partial is None:
         return _sort_rows(xp, scores, keys)[:, :depth]
-    top, last_in, first_out = partial
+    top, split = partial
     top = _order_within(xp, scores, keys, top)
-    split = last_in == first_out  # the cut goes through tied scores: sort those rows
     if not bool(xp.any(split)):
         return top
     rows = xp.nonzero(split)[0]
@@ -163,10 +163,14 @@ def top_columns(xp, scores, keys, depth: int):
                    source, axis=0)
 
 
-def first_relevant_rank(xp, scores, keys, relevant):
+def first_relevant_rank(xp, scores, keys, relevant, columns=None):
     """The 0-based rank of each row's first relevant doc in its whole ranking; -1 if the
     row has none. Counted in one pass: the docs scoring above the best-ranked relevant
-    doc, plus those tied with it that come first by the tie key; no sort.
+    doc, plus those tied with it that the tie key puts first; no sort.
+
+    ``relevant`` is a bool per cell; or, with ``columns`` (the relevant columns of each
+    row, padded), a bool per entry of ``columns`` saying which are real: few relevant
+    docs are then read from the table rather than the whole matrix.
 
     Examples
     --------
@@ -177,10 +181,15 @@ def first_relevant_rank(xp, scores, keys, relevant):
     [2, -1]
     """
     low = -xp.inf
-    best = xp.max(xp.where(relevant, scores, low), axis=1)[:, None]
-    at_best = relevant & (scores == best)
     big = int(np.iinfo(np.int64).max)
-    best_key = xp.min(xp.where(at_best, keys, big), axis=1)[:, None]
+    if columns is None:
+        values, value_keys = scores, keys
+    else:
+        values = gather(xp, scores, columns)
+        value_keys = gather(xp, keys, columns)
+    best = xp.max(xp.where(relevant, values, low), axis=1)[:, None]
+    at_best = relevant & (values == best)
+    best_key = xp.min(xp.where(at_best, value_keys, big), axis=1)[:, None]
     above = (scores > best) | ((scores == best) & (keys < best_key))
     rank = _count(xp, above)
     return xp.where(xp.any(relevant, axis=1), rank, -1)

@@ -32,7 +32,7 @@ from ..conventions import ConventionKeywords, Conventions, accepts_conventions
 from ..errors import InputTypeError, InputValueError
 from ..metrics import matrix_kernels
 from ..metrics.gains import grade_gains
-from ..metrics.ranked import RankedJudgments
+from ..metrics.ranked import RankedJudgments, ranks_within
 from ..metrics.registry import MetricSpec, parse_metrics
 from ..metrics.scoring import settle
 from ..presets import PRESETS, settle_conventions
@@ -290,10 +290,8 @@ def _real_array(xp, array, what: str):
     dtype = array.dtype
     if xp.isdtype(dtype, "real floating"):
         return array if dtype in (xp.float32, xp.float64) else xp.astype(array, xp.float64)
-    if xp.isdtype(dtype, "integral") and what == "relevance":
-        return xp.astype(array, xp.float64)
-    if xp.isdtype(dtype, "bool") and what == "relevance":
-        return xp.astype(array, xp.float64)
+    if what == "relevance" and (xp.isdtype(dtype, "integral") or xp.isdtype(dtype, "bool")):
+        return array  # compared as they are; the grades read are made float64
     if xp.isdtype(dtype, "integral"):
         limit = 2**53
         if bool(xp.any(xp.abs(xp.astype(array, xp.float64)) > limit)):
@@ -325,8 +323,8 @@ def _score_matrix(scores, conventions: Conventions):
         raise InputValueError(
             f"scores must be a matrix [n_queries, n_docs], got shape {tuple(array.shape)}")
     array = _real_array(xp, array, "scores")
-    bad = xp.isnan(array)
-    if bool(xp.any(bad)):
+    bad = xp.isnan(array) if math.isnan(float(xp.sum(array))) else None  # one pass if none
+    if bad is not None and bool(xp.any(bad)):
         row, column = _first_true(xp, bad)
         raise InputValueError(f"scores[{row}, {column}] is NaN (query at row {row}): a NaN "
                               "has no place in a ranking")
@@ -432,27 +430,38 @@ class Judged:
     max_grade: float | None  # the highest grade judged (None: no judgment)
     depth: int | None  # how deep evaluate would read (for the warning)
     grades: object  # (xp, rows) -> the grade of each cell of those matrix rows
-    ideal_width: int  # how many of each query's best grades the metrics read
-    ideal_host: np.ndarray | None  # with qrels: each query's positive grades, best first
-
-    def ideal(self, xp, codes, cell_grades, device):
-        """Each query's positive grades, best first (``ideal_width`` of them, 0-padded)."""
-        if self.ideal_host is not None:
-            return xp.asarray(self.ideal_host[codes], device=device)
-        return top_values(xp, xp.where(cell_grades > 0, cell_grades, 0.0), self.ideal_width)
+    ideal_width: int | None  # how many of each query's best grades are read (None: all)
+    ideal_host: np.ndarray | None = None  # each query's positive grades, best first
+    relevant_columns: np.ndarray | None = None  # per matrix row, its relevant columns
+    relevant_valid: np.ndarray | None = None  # which entries of relevant_columns are real
 
     @property
     def in_run(self) -> np.ndarray:
         return self.row >= 0
 
+    def ideal(self, xp, codes, cell_grades, device):
+        """Each query's positive grades, best first, 0-padded."""
+        if self.ideal_host is not None:
+            return xp.asarray(self.ideal_host[codes], device=device)
+        positive = xp.where(cell_grades > 0, cell_grades, 0.0)
+        width = int(xp.max(xp.sum(xp.astype(cell_grades > 0, xp.int64), axis=1)))
+        if self.ideal_width is not None:
+            width = min(width, self.ideal_width)
+        return top_values(xp, positive, width)
 
-def _ideal_depth(specs: list[MetricSpec], n_docs: int, on_host: bool) -> int | None:
+
+#: At most this many relevant docs in a row: the first relevant doc is found from a
+#: table of the relevant columns; more, from the whole matrix.
+RELEVANT_TABLE_WIDTH = 64
+
+
+def _ideal_depth(specs: list[MetricSpec]) -> int | None:
     """How much of the ideal ranking the metrics read: 0, a cut-off, or None (all)."""
     cuts = []
     for spec in specs:
         if not spec.info.uses_gains:
             continue
-        device_cut = spec.info.name in ("ndcg", "idcg") and not on_host
+        device_cut = spec.info.name in ("ndcg", "idcg") and not any(map(_needs_host, specs))
         cuts.append(spec.k if device_cut and isinstance(spec.k, int) else None)
     if not cuts:
         return 0
@@ -463,7 +472,46 @@ def _needs_host(spec: MetricSpec) -> bool:
     return spec.info.name not in matrix_kernels.MATRIX_KERNELS
 
 
+def _padded(rows: np.ndarray, values: np.ndarray, n_rows: int, width: int | None = None):
+    """``values`` (grouped by ``rows``, ascending) as a 0-padded ``[n_rows, width]`` table
+    (width: the longest group, or less), and which entries are real."""
+    counts = np.bincount(rows, minlength=n_rows)
+    longest = int(counts.max(initial=0))
+    width = longest if width is None else min(width, longest)
+    place = ranks_within(counts)
+    keep = place < width
+    table = np.zeros((n_rows, width), dtype=values.dtype)
+    valid = np.zeros((n_rows, width), dtype=bool)
+    table[rows[keep], place[keep]] = values[keep]
+    valid[rows[keep], place[keep]] = True
+    return table, valid
+
+
+def _relevant_table(judged: Judged, cell_row, cell_column, cell_grade, n_rows: int,
+                    level: float) -> None:
+    """The relevant columns of each matrix row, when few (a grade of 0 or below is never
+    relevant at a positive level, so the judged cells hold them all)."""
+    if level <= 0:
+        return
+    relevant = cell_grade >= level
+    rows = cell_row[relevant]
+    if int(np.bincount(rows, minlength=1).max(initial=0)) > RELEVANT_TABLE_WIDTH:
+        return
+    judged.relevant_columns, judged.relevant_valid = _padded(
+        rows, cell_column[relevant].astype(np.int64), n_rows)
+
+
+def _ideal_table(query, grade, n_queries: int, width: int | None) -> np.ndarray:
+    """Each query's positive grades, best first, ``[n_queries, width]`` (0-padded)."""
+    keep = grade > 0
+    query, grade = query[keep], grade[keep]
+    order = np.lexsort((-grade, query))
+    return _padded(query[order], grade[order].astype(np.float64), n_queries, width)[0]
+
+
 def _from_grades(xp, scores, relevance, ids, query_kind, conventions, specs) -> Judged:
+    from array_api_compat import is_numpy_namespace
+
     rxp, grades = _as_array(relevance, "relevance")
     if tuple(grades.shape) != tuple(scores.shape):
         raise InputValueError(f"relevance has shape {tuple(grades.shape)}, scores "
@@ -471,45 +519,67 @@ def _from_grades(xp, scores, relevance, ids, query_kind, conventions, specs) -> 
     grades = _real_array(rxp, grades, "relevance")
     if rxp is not xp or _device(grades) != _device(scores):
         grades = xp.asarray(_host(grades), device=_device(scores))
-    grades = xp.astype(grades, xp.float64)
-    bad = ~xp.isfinite(grades)
-    if bool(xp.any(bad)):
-        row, column = _first_true(xp, bad)
-        raise InputValueError(f"relevance[{row}, {column}] is {float(_host(grades[row, column:column + 1])[0])}"
-                              f" (query {ids[row]!r}): a grade must be a finite number")
+    if xp.isdtype(grades.dtype, "real floating") and not math.isfinite(float(xp.sum(grades))):
+        bad = ~xp.isfinite(grades)
+        if bool(xp.any(bad)):
+            row, column = _first_true(xp, bad)
+            raise InputValueError(f"relevance[{row}, {column}] is not a finite number "
+                                  f"(query {ids[row]!r}): a grade must be one")
     level = conventions.relevance_level
+    n, n_docs = (int(size) for size in scores.shape)
+    uses_gains = any(spec.info.uses_gains for spec in specs)
+    cut = _ideal_depth(specs)
+    rows = np.arange(n, dtype=np.int64)
+
+    def cells(xp, chosen):
+        if _contiguous(chosen):
+            return grades[int(chosen[0]):int(chosen[-1]) + 1, ...]
+        return xp.take(grades, xp.asarray(chosen, device=_device(grades)), axis=0)
+
+    if is_numpy_namespace(xp) and level > 0:
+        # NumPy: the positive cells, few, as a table: R, the ideal and the relevant docs
+        # come from it, not from passes over the matrix.
+        cell_row, cell_column = np.nonzero(grades > 0)
+        cell_grade = grades[cell_row, cell_column].astype(np.float64)
+        relevant = cell_grade >= level
+        num_relevant = np.bincount(cell_row[relevant], minlength=n).astype(np.float64)
+        if uses_gains:
+            totals = np.bincount(cell_row, weights=grade_gains(cell_grade, conventions.gain),
+                                 minlength=n)
+            _refuse_overflow(totals, lambda row: grades[row, :].tolist(), ids,
+                             conventions.gain)
+        max_grade = (float(cell_grade.max()) if len(cell_grade)
+                     else float(grades.max()) if grades.size else None)
+        judged = Judged(ids, query_kind, rows, num_relevant, (), max_grade,
+                        read_depth(specs, num_relevant, conventions.max_retrieved), cells,
+                        cut, _ideal_table(cell_row, cell_grade, n, cut) if cut != 0
+                        else np.zeros((n, 0)))
+        _relevant_table(judged, cell_row, cell_column, cell_grade, n, level)
+        return judged
+    grades = xp.astype(grades, xp.float64)
     num_relevant = _host(xp.sum(xp.astype(grades >= level, xp.float64), axis=1)).astype(
         np.float64)
-    most = int(xp.max(xp.sum(xp.astype(grades > 0, xp.int64), axis=1))) if (
-        scores.shape[0]) else 0
-    if any(spec.info.uses_gains for spec in specs):
-        _check_gain_totals(xp, grades, ids, conventions.gain)
-    cut = _ideal_depth(specs, int(scores.shape[1]), any(map(_needs_host, specs)))
-    width = most if cut is None else min(cut, most)
-    n = int(scores.shape[0])
-    max_grade = float(xp.max(grades)) if n and int(scores.shape[1]) else None
-
-    def cells(xp, rows):
-        return grades[rows[0]:rows[-1] + 1, ...] if _contiguous(rows) else xp.take(
-            grades, xp.asarray(rows, device=_device(grades)), axis=0)
-
-    depth = read_depth(specs, num_relevant, conventions.max_retrieved)
-    return Judged(ids, query_kind, np.arange(n, dtype=np.int64), num_relevant, (),
-                  max_grade, depth, cells, width, None)
+    if uses_gains:
+        positive = xp.where(grades > 0, grades, 0.0)
+        gains = positive if conventions.gain == "linear" else (
+            xp.exp(positive * math.log(2.0)) - 1.0)
+        _refuse_overflow(_host(xp.sum(gains, axis=1)),
+                         lambda row: _host(grades[row, :]).tolist(), ids, conventions.gain)
+    max_grade = float(xp.max(grades)) if n and n_docs else None
+    return Judged(ids, query_kind, rows, num_relevant, (), max_grade,
+                  read_depth(specs, num_relevant, conventions.max_retrieved), cells, cut)
 
 
 def _contiguous(rows: np.ndarray) -> bool:
     return len(rows) > 0 and int(rows[-1]) - int(rows[0]) == len(rows) - 1
 
 
-def _check_gain_totals(xp, grades, ids, gain: str) -> None:
-    positive = xp.where(grades > 0, grades, 0.0)
-    gains = positive if gain == "linear" else xp.exp(positive * math.log(2.0)) - 1.0
-    totals = xp.sum(gains, axis=1)
-    overflow = ~xp.isfinite(totals)
-    if bool(xp.any(overflow)):
-        row = int(np.flatnonzero(_host(overflow))[0])
-        check_total_gain(_host(grades[row, :]).tolist(), gain, where=f"query {ids[row]!r}: ")
+def _refuse_overflow(totals: np.ndarray, grades_of, ids, gain: str) -> None:
+    """Refuse a query whose gains add up past the largest float (nDCG would be NaN)."""
+    overflow = ~np.isfinite(totals)
+    if overflow.any():
+        row = int(np.flatnonzero(overflow)[0])
+        check_total_gain(grades_of(row), gain, where=f"query {ids[row]!r}: ")
 
 
 def _from_qrels(xp, scores, qrels, doc_ids, ids, query_kind, conventions, specs) -> Judged:
@@ -548,33 +618,28 @@ def _from_qrels(xp, scores, qrels, doc_ids, ids, query_kind, conventions, specs)
     order = np.argsort(cell_row, kind="stable")
     cell_row, cell_column, cell_grade = cell_row[order], cell_column[order], cell_grade[order]
 
-    ideal_ranking = ideal_rankings(judged, conventions,
-                                   check_totals=any(spec.info.uses_gains for spec in specs))
-    cut = _ideal_depth(specs, n_docs, any(map(_needs_host, specs)))
-    counts = np.bincount(ideal_ranking.query, minlength=judged.n)
-    width = int(counts.max(initial=0)) if cut is None else min(cut, int(counts.max(initial=0)))
-    ideal_grades = np.zeros((judged.n, width))
-    inside = ideal_ranking.rank < width
-    ideal_grades[ideal_ranking.query[inside], ideal_ranking.rank[inside]] = (
-        ideal_ranking.grade[inside])
+    ideal = ideal_rankings(judged, conventions,
+                           check_totals=any(spec.info.uses_gains for spec in specs))
+    cut = _ideal_depth(specs)
+    ideal_grades = _ideal_table(ideal.query, ideal.grade, judged.n, cut)
     device = _device(scores)
 
     def cells(xp, rows):
         out = np.zeros((len(rows), n_docs))
         start = np.searchsorted(cell_row, rows, side="left")
-        stop = np.searchsorted(cell_row, rows, side="right")
-        lengths = stop - start
-        take = np.repeat(start - np.cumsum(np.r_[0, lengths[:-1]]), lengths) + np.arange(
-            int(lengths.sum()))
-        local = np.repeat(np.arange(len(rows)), lengths)
-        out[local, cell_column[take]] = cell_grade[take]
+        lengths = np.searchsorted(cell_row, rows, side="right") - start
+        take = np.repeat(start, lengths) + ranks_within(lengths)
+        out[np.repeat(np.arange(len(rows)), lengths), cell_column[take]] = cell_grade[take]
         return xp.asarray(out, device=device)
 
     max_grade = float(columns.value.max()) if len(columns.value) else None
-    depth = read_depth(specs, judged.num_relevant, conventions.max_retrieved)
-    return Judged(judged.ids, query_kind or qrels_kind, row,
-                  judged.num_relevant.astype(np.float64), unjudged, max_grade, depth, cells,
-                  width, ideal_grades)
+    result = Judged(judged.ids, query_kind or qrels_kind, row,
+                    judged.num_relevant.astype(np.float64), unjudged, max_grade,
+                    read_depth(specs, judged.num_relevant, conventions.max_retrieved),
+                    cells, cut, ideal_grades)
+    _relevant_table(result, cell_row, cell_column, cell_grade, n_queries,
+                    conventions.relevance_level)
+    return result
 
 
 # -- the evaluation --------------------------------------------------------------------
@@ -636,12 +701,14 @@ def _evaluate(xp, scores, keys, judged: Judged, specs, names, conventions, chunk
             top = gather(xp, cell_grades, top_columns(xp, block, block_keys, depth))
         else:
             top = cell_grades[:, :0]
-        first = (first_relevant_rank(xp, block, block_keys, cell_grades >= level)
+        top = xp.astype(top, xp.float64)
+        first = (_first_ranks(xp, block, block_keys, cell_grades, top, rows, judged, level)
                  if wants_first else None)
         num_relevant = xp.asarray(judged.num_relevant[chunk], device=_device(scores))
+        ideal = judged.ideal(xp, chunk, cell_grades, _device(scores))
         matrix = matrix_kernels.SortedGrades(
-            xp, top, num_relevant=num_relevant, ideal_grade=judged.ideal(xp, chunk, cell_grades, _device(scores)),
-            first=first, relevance_level=level, gain_rule=conventions.gain, n_docs=retrieved)
+            xp, top, num_relevant=num_relevant, ideal_grade=ideal, first=first,
+            relevance_level=level, gain_rule=conventions.gain, n_docs=retrieved)
         if on_device:
             values = xp.stack([_device_kernel(matrix, specs[i]) for i in on_device], axis=1)
             raw[np.ix_(chunk, on_device)] = _host(values)
@@ -659,6 +726,47 @@ def _evaluate(xp, scores, keys, judged: Judged, specs, names, conventions, chunk
         _score_missing(raw, missing, judged, specs, host_specs, on_device, on_host,
                        conventions)
     return _assemble(raw, judged, specs, names, conventions), relevant_read
+
+
+def _first_ranks(xp, block, keys, cell_grades, top, rows, judged: Judged, level):
+    """The rank of each row's first relevant doc (-1: none): read off the sorted top
+    where it is there, counted over the row (:func:`first_relevant_rank`) elsewhere."""
+    device = _device(block)
+    n = int(block.shape[0])
+    if int(top.shape[1]):
+        hit = top >= level
+        known = xp.where(xp.any(hit, axis=1), xp.argmax(xp.astype(hit, xp.int32), axis=1),
+                         -1)
+        known = xp.astype(known, xp.int64)
+    else:
+        known = xp.full(n, -1, dtype=xp.int64, device=device)
+    table = judged.relevant_columns is not None
+    has = (judged.relevant_valid[rows].any(axis=1) if table
+           else _host(xp.any(cell_grades >= level, axis=1)))
+    left = np.flatnonzero(has & (_host(known) < 0))
+    if not len(left):
+        return known
+    every = 2 * len(left) > n  # most rows: count them all, rather than copy most of them
+    chosen = np.arange(n) if every else left
+    index = xp.asarray(chosen, device=device)
+    sub_scores = block if every else xp.take(block, index, axis=0)
+    sub_keys = keys if every or int(keys.shape[0]) == 1 else xp.take(keys, index, axis=0)
+    if table:
+        counted = first_relevant_rank(
+            xp, sub_scores, sub_keys,
+            xp.asarray(judged.relevant_valid[rows[chosen]], device=device),
+            xp.asarray(judged.relevant_columns[rows[chosen]], device=device))
+    else:
+        relevant = cell_grades >= level
+        counted = first_relevant_rank(
+            xp, sub_scores, sub_keys, relevant if every else xp.take(relevant, index, axis=0))
+    if every:
+        return xp.where(known >= 0, known, xp.astype(counted, xp.int64))
+    place = np.full(n, len(left))
+    place[left] = np.arange(len(left))
+    padded = xp.concat([xp.astype(counted, xp.int64),
+                        xp.full(1, -1, dtype=xp.int64, device=device)])
+    return xp.where(known >= 0, known, xp.take(padded, xp.asarray(place, device=device)))
 
 
 def _device_kernel(matrix, spec: MetricSpec):
@@ -719,6 +827,16 @@ def _score_missing(raw, missing, judged: Judged, specs, host_specs, on_device, o
             raw[missing, j] = spec.info.kernel(ranked, spec.k, **spec.arguments)
 
 
+def _natural_order(ids: np.ndarray, kind: str | None) -> np.ndarray:
+    """:func:`~ragmetrics.evaluation.engine.natural_order`; for ids that are ints from 0
+    (numbers in their natural order), the order of the numbers, without their texts."""
+    if kind == "int" and len(ids):
+        numbers = ids.astype(np.int64)
+        if numbers.min() >= 0:
+            return np.argsort(numbers, kind="stable")
+    return natural_order(ids)
+
+
 def _assemble(raw: np.ndarray, judged: Judged, specs, names, conventions) -> Evaluation:
     empty = judged.num_relevant == 0
     in_run = judged.in_run
@@ -733,11 +851,9 @@ def _assemble(raw: np.ndarray, judged: Judged, specs, names, conventions) -> Eva
     else:
         index = pd.Index(ids.astype(object), name="query_id", dtype=object)
     per_query = pd.DataFrame(dict(zip(names, values, strict=True)), index=index)
-    order = natural_order(ids)
-    if skip_missing:
-        order = order[in_run[order]]
+    natural = _natural_order(ids, judged.query_kind)
+    order = natural[in_run[natural]] if skip_missing else natural
     per_query = per_query.iloc[order]
-    natural = natural_order(ids)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         summary = summarize(per_query, specs)
