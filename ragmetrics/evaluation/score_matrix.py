@@ -53,7 +53,7 @@ __all__ = ["CELLS_PER_CHUNK", "MATRIX_CONVENTIONS", "evaluate_scores"]
 
 #: Score cells ranked at a time when ``chunk_size`` is None: the queries of a block are
 #: as many as make about this many cells (a few arrays of this size are alive at once).
-CELLS_PER_CHUNK = 1 << 23
+CELLS_PER_CHUNK = 1 << 22
 
 #: The conventions a score matrix can take other values of, and those values: the others
 #: stay at their defaults (a matrix has no ranks, no repeated docs, no unjudged docs told
@@ -169,18 +169,18 @@ def evaluate_scores(
     ...                       [0, 0, 0, 2]])
     >>> result = evaluate_scores(scores, relevance, ["recall@2", "mrr", "ndcg@3"])
     >>> result.per_query.round(4)  # doctest: +NORMALIZE_WHITESPACE
-              recall@2     mrr  ndcg@3
+              recall@2   mrr  ndcg@3
     query_id
-    0              1.0  1.0000  0.6309
-    1              0.5  1.0000  0.6131
-    2              0.0  0.2500  0.0000
+    0              1.0  0.50  0.6309
+    1              0.5  1.00  0.9197
+    2              0.0  0.25  0.0000
 
-    Query 1's docs 1 and 2 tie at 0.8: the later column ranks first (its id, 2, is the
-    larger), so the relevant doc 2 is at rank 1. Under the column order the other one
-    is, and MRR drops:
+    Query 1's docs 1 and 2 tie at 0.8. Without ``doc_ids`` the id of a column is its
+    number, and trec_eval's rule (id descending) ranks the later column first: the
+    relevant doc 2 is at rank 1. Ranked in the column order instead, it comes second:
 
     >>> evaluate_scores(scores, relevance, ["mrr"], ties="input_order").per_query["mrr"].tolist()
-    [1.0, 0.5, 0.25]
+    [0.5, 0.5, 0.25]
 
     Qrels with the ids of the columns (a judged doc outside them still counts in R):
 
@@ -397,8 +397,10 @@ def _doc_ids(doc_ids, n_queries: int, n_docs: int):
     if same.any():
         row, place = np.argwhere(same)[0]
         where = "" if array.ndim == 1 else f" of query row {int(row)}"
-        raise InputValueError(f"doc id {ordered[row, place]!r} names two columns{where}; "
-                              "each doc is ranked once per query")
+        repeated = ordered[row, place]
+        repeated = repeated.item() if isinstance(repeated, np.generic) else repeated
+        raise InputValueError(f"doc id {repeated!r} names two columns{where}; each doc is "
+                              "ranked once per query")
     return DocIds(array, kind)
 
 
@@ -489,10 +491,8 @@ def _padded(rows: np.ndarray, values: np.ndarray, n_rows: int, width: int | None
 
 def _relevant_table(judged: Judged, cell_row, cell_column, cell_grade, n_rows: int,
                     level: float) -> None:
-    """The relevant columns of each matrix row, when few (a grade of 0 or below is never
-    relevant at a positive level, so the judged cells hold them all)."""
-    if level <= 0:
-        return
+    """The relevant columns of each matrix row, when few (the level is positive, so the
+    judged cells hold every relevant one)."""
     relevant = cell_grade >= level
     rows = cell_row[relevant]
     if int(np.bincount(rows, minlength=1).max(initial=0)) > RELEVANT_TABLE_WIDTH:
@@ -536,7 +536,7 @@ def _from_grades(xp, scores, relevance, ids, query_kind, conventions, specs) -> 
             return grades[int(chosen[0]):int(chosen[-1]) + 1, ...]
         return xp.take(grades, xp.asarray(chosen, device=_device(grades)), axis=0)
 
-    if is_numpy_namespace(xp) and level > 0:
+    if is_numpy_namespace(xp):
         # NumPy: the positive cells, few, as a table: R, the ideal and the relevant docs
         # come from it, not from passes over the matrix.
         cell_row, cell_column = np.nonzero(grades > 0)
