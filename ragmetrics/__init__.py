@@ -29,6 +29,7 @@ from .evaluation import (
     abstention_at,
     abstention_report,
     evaluate,
+    evaluate_scores,
     metric_curves,
     metrics_over_k,
     threshold_for,
@@ -99,6 +100,8 @@ __all__ = [  # noqa: RUF022 (grouped by layer)
     "read_golden", "read_qrels", "read_results", "read_run", "read_trec_qrels",
     "read_trec_run", "Evaluation", "MetricCurves", "evaluate", "metric_curves",
     "metrics_over_k",
+    # score matrices [n_queries, n_docs] on any array library (a training loop's)
+    "evaluate_scores",
     # questions with no answer: a score threshold, false answers and abstention
     "threshold_sweep", "ThresholdSweep", "threshold_for", "ThresholdChoice", "abstention_at",
     "abstention_report",

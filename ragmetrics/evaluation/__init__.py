@@ -12,6 +12,9 @@
   queries against recall on answerable ones, the threshold for a target
   (:func:`threshold_for`), measured on another split (:func:`abstention_at`), per system
   (:func:`abstention_report`);
+- :mod:`~ragmetrics.evaluation.score_matrix`: :func:`evaluate_scores`, a score matrix
+  ``[n_queries, n_docs]`` on any array library (NumPy, PyTorch, CuPy, JAX), ranked
+  where it lives (:mod:`~ragmetrics.evaluation.matrix_ranking`);
 - :mod:`~ragmetrics.evaluation.in_parallel`: many evaluations on worker
   processes (``compare(..., jobs=N)``, ``ragmetrics evaluate --jobs``).
 
@@ -28,7 +31,8 @@ from .abstention import (
 )
 from .curves import MetricCurves, metric_curves, metrics_over_k
 from .evaluator import Evaluation, check_judgments, evaluate
+from .score_matrix import evaluate_scores
 
 __all__ = ["Evaluation", "MetricCurves", "ThresholdChoice", "ThresholdSweep", "abstention_at",
-           "abstention_report", "check_judgments", "evaluate", "metric_curves",
+           "abstention_report", "check_judgments", "evaluate", "evaluate_scores", "metric_curves",
            "metrics_over_k", "threshold_for", "threshold_sweep"]

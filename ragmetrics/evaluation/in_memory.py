@@ -7,19 +7,22 @@ over all queries at once, with the warnings that come with the numbers.
 
 from __future__ import annotations
 
-import warnings
-
 import pandas as pd
 
 from ..conventions import Conventions
-from ..errors import EmptyRelevantWarning
 from ..metrics.registry import parse_metrics
 from ..metrics.scoring import score
 from .arrow_inputs import as_frame
 from .engine import Prepared, rank_and_judge
 from .inputs import qrels_columns, run_columns
 from .parts import DeferredRun
-from .result import Evaluation, counted, summarize, warn_coverage, warn_nothing_retrieved
+from .result import (
+    Evaluation,
+    summarize,
+    warn_coverage,
+    warn_empty_relevant,
+    warn_nothing_retrieved,
+)
 from .variants import apply_ap_denominator, prepare_run
 
 __all__ = ["evaluate_in_memory"]
@@ -63,30 +66,9 @@ def evaluate_in_memory(run, qrels, names: list, conventions: Conventions) -> Eva
         queries_without_relevant=prepared.ids(prepared.empty),
     )
     warn_coverage(result)
-    _warn_empty(result, prepared.judged.n, prepared.judged.max_grade)
+    warn_empty_relevant(result, prepared.judged.n, prepared.judged.max_grade)
     _warn_if_nothing_relevant_retrieved(prepared)
     return result
-
-
-def _warn_empty(result: Evaluation, n_judged: int, max_grade: float | None) -> None:
-    """Say so when judged queries have no relevant doc and are scored anyway."""
-    ids, c = result.queries_without_relevant, result.conventions
-    if not ids or c.empty_relevant not in ("zero", "article"):
-        return
-    n = len(ids)
-    how = ("scored 0 and counted in the mean" if c.empty_relevant == "zero"
-           else "scored 1 on recall and nDCG, 0 on the rest (the article's rule)")
-    top = "" if max_grade is None else f"; the highest grade judged is {max_grade:g}"
-    if n == n_judged:
-        head = (f"no judged query has a relevant doc at relevance_level "
-                f"{c.relevance_level:g}{top}: is the level too high? Every query is {how}")
-    else:
-        shown = ", ".join(map(repr, ids[:3])) + (", ..." if n > 3 else "")
-        head = (f"{counted(n, 'judged query has', 'judged queries have')} no relevant doc "
-                f"(no grade reaches relevance_level {c.relevance_level:g}{top}): {shown}; "
-                f"{how}")
-    warnings.warn(f"{head} (empty_relevant={c.empty_relevant!r}; 'skip' leaves such "
-                  "queries out)", EmptyRelevantWarning, stacklevel=3)
 
 
 def _warn_if_nothing_relevant_retrieved(prepared: Prepared) -> None:

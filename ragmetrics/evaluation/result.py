@@ -14,11 +14,16 @@ import numpy as np
 import pandas as pd
 
 from ..conventions import Conventions
-from ..errors import CoverageWarning, InputValueError, NoRelevantRetrievedWarning
+from ..errors import (
+    CoverageWarning,
+    EmptyRelevantWarning,
+    InputValueError,
+    NoRelevantRetrievedWarning,
+)
 from ..presets import PRESETS
 
 __all__ = ["AGGREGATES", "GEOMETRIC_FLOOR", "Evaluation", "counted", "summarize", "warn_coverage",
-           "warn_nothing_retrieved"]
+           "warn_empty_relevant", "warn_nothing_retrieved"]
 
 #: The floor of a geometric mean: trec_eval's MIN_GEO_MEAN (its values print 4 decimals).
 GEOMETRIC_FLOOR = 0.00001
@@ -157,6 +162,28 @@ def warn_coverage(result: Evaluation) -> None:
     if parts:
         warnings.warn("; ".join(parts) + "; see the Evaluation's attributes", CoverageWarning,
                       stacklevel=3)
+
+
+def warn_empty_relevant(result: Evaluation, n_judged: int, max_grade: float | None) -> None:
+    """The :class:`EmptyRelevantWarning` when judged queries have no relevant doc and
+    are scored anyway."""
+    ids, c = result.queries_without_relevant, result.conventions
+    if not ids or c.empty_relevant not in ("zero", "article"):
+        return
+    n = len(ids)
+    how = ("scored 0 and counted in the mean" if c.empty_relevant == "zero"
+           else "scored 1 on recall and nDCG, 0 on the rest (the article's rule)")
+    top = "" if max_grade is None else f"; the highest grade judged is {max_grade:g}"
+    if n == n_judged:
+        head = (f"no judged query has a relevant doc at relevance_level "
+                f"{c.relevance_level:g}{top}: is the level too high? Every query is {how}")
+    else:
+        shown = ", ".join(map(repr, ids[:3])) + (", ..." if n > 3 else "")
+        head = (f"{counted(n, 'judged query has', 'judged queries have')} no relevant doc "
+                f"(no grade reaches relevance_level {c.relevance_level:g}{top}): {shown}; "
+                f"{how}")
+    warnings.warn(f"{head} (empty_relevant={c.empty_relevant!r}; 'skip' leaves such "
+                  "queries out)", EmptyRelevantWarning, stacklevel=3)
 
 
 def warn_nothing_retrieved(n: int, depth: int | None, *, stacklevel: int = 3) -> None:

@@ -18,7 +18,7 @@ from .ranked import RankedJudgments
 from .registry import MetricSpec
 from .ties_counted import TieBlockTooLarge
 
-__all__ = ["score"]
+__all__ = ["score", "settle"]
 
 
 def score(
@@ -69,38 +69,57 @@ def score(
         )
     out = []
     for spec in specs:
-        info = spec.info
         arguments = spec.arguments
         try:
-            values = info.kernel(ranked, spec.k, **arguments) if arguments else (
-                info.kernel(ranked, spec.k))
+            values = spec.info.kernel(ranked, spec.k, **arguments) if arguments else (
+                spec.info.kernel(ranked, spec.k))
         except TieBlockTooLarge as error:  # the kernels know query codes, not ids
             if query_ids is None:
                 raise
             raise error.naming(query_ids[error.query]) from None
-        if info.kind == "text":  # relstring, runid: no number, so no number policy
-            values = np.asarray(values, dtype=object)
-            if empty_relevant == "skip":
-                values = np.where(empty, None, values)
-            if in_run is not None:
-                values = np.where(in_run, values, None)
-            out.append(values)
-            continue
-        if zero_for is not None and not info.of_the_query:
-            values = np.where(zero_for, 0.0, values)
-        if np.isnan(values).any():  # never a NaN that no "skip" policy asked for
-            i = int(np.flatnonzero(np.isnan(values))[0])
-            where = f" for query {query_ids[i]!r}" if query_ids is not None else ""
-            raise ArithmeticError(f"{spec} is NaN{where} before any policy: a bug")
-        values = snapped_to_bounds(values, spec)
-        if empty_relevant == "article":
-            values = np.where(empty, info.article_value, values)
-        elif empty_relevant == "skip":
-            values = np.where(empty, np.nan, values)
-        if in_run is not None:
-            values = np.where(in_run, values, np.nan)
-        out.append(values)
+        out.append(settle(values, spec, empty=empty, empty_relevant=empty_relevant,
+                          query_ids=query_ids, in_run=in_run, zero_for=zero_for))
     return out
+
+
+def settle(values, spec: MetricSpec, *, empty: np.ndarray, empty_relevant: str,
+           query_ids: Sequence | None = None, in_run: np.ndarray | None = None,
+           zero_for: np.ndarray | None = None) -> np.ndarray:
+    """One metric's kernel values with the conventions applied, as :func:`score` applies
+    them (``empty``: the queries with no relevant doc; the other arguments as there).
+
+    :func:`ragmetrics.evaluate_scores` computes its values elsewhere (on the matrix's
+    device) and settles them here, so that both front ends apply the policies alike.
+
+    Examples
+    --------
+    >>> from ragmetrics import parse_metric
+    >>> settle(np.array([0.5, 0.0]), parse_metric("recall@5"), empty=np.array([False, True]),
+    ...        empty_relevant="article").tolist()
+    [0.5, 1.0]
+    """
+    info = spec.info
+    if info.kind == "text":  # relstring, runid: no number, so no number policy
+        values = np.asarray(values, dtype=object)
+        if empty_relevant == "skip":
+            values = np.where(empty, None, values)
+        if in_run is not None:
+            values = np.where(in_run, values, None)
+        return values
+    if zero_for is not None and not info.of_the_query:
+        values = np.where(zero_for, 0.0, values)
+    if np.isnan(values).any():  # never a NaN that no "skip" policy asked for
+        i = int(np.flatnonzero(np.isnan(values))[0])
+        where = f" for query {query_ids[i]!r}" if query_ids is not None else ""
+        raise ArithmeticError(f"{spec} is NaN{where} before any policy: a bug")
+    values = snapped_to_bounds(values, spec)
+    if empty_relevant == "article":
+        values = np.where(empty, info.article_value, values)
+    elif empty_relevant == "skip":
+        values = np.where(empty, np.nan, values)
+    if in_run is not None:
+        values = np.where(in_run, values, np.nan)
+    return values
 
 
 #: How far past a bound a value may lie and still be rounding: the same margin as
