@@ -111,6 +111,27 @@ def test_id_dtypes(id_dtype):
     assert run["doc_id"].astype(object).tolist() == plain["doc_id"].tolist()
 
 
+@pytest.mark.parametrize("id_dtype", data.MADE_ID_DTYPES)
+def test_ids_as_users_make_them_hold_the_same_ids(id_dtype):
+    run, qrels = data.make_data("tiny", seed=4, id_dtype=id_dtype)
+    plain_run, plain_qrels = data.make_data("tiny", seed=4)
+    for frame, plain in ((run, plain_run), (qrels, plain_qrels)):
+        for column, prefix in (("query_id", "q"), ("doc_id", "d")):
+            ids = frame[column]
+            if id_dtype == "int":
+                assert ids.dtype == np.int64
+                assert ids.tolist() == [int(v[1:]) for v in plain[column]]
+                continue
+            assert ids.astype(object).tolist() == plain[column].tolist()
+            assert all(v.startswith(prefix) for v in ids.astype(object))
+    if id_dtype == "made":  # one str object a row, none shared
+        ids = run["query_id"].to_numpy()
+        assert ids.dtype == object
+        assert len({id(v) for v in ids}) == len(ids)
+    if id_dtype == "category":
+        assert isinstance(run["doc_id"].dtype, pd.CategoricalDtype)
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="order"):
         data.make_data("tiny", order="sorted")
