@@ -71,6 +71,10 @@ def rank_rows(query: pd.Series, score: np.ndarray, depth: int | None) -> RankedR
         codes = np.cumsum(new_block) - 1
     else:
         codes = _query_codes(query)
+        if depth is not None:  # rows in any order: grouped by one sort, then as above
+            found = _top_of_scattered_blocks(codes, score, depth)
+            if found is not None:
+                return _ranked_candidates(score, *found, depth)
     rows = np.arange(n) if depth is None else _candidates(codes, score, depth)
     # Stable: tied rows keep the order they were given in (rows are in that order within
     # a query and a score).
@@ -117,6 +121,28 @@ def _by_block_then_score(score: np.ndarray, rows: np.ndarray, codes: np.ndarray,
     place = np.argsort(matrix, axis=1, kind="stable")
     order = np.take_along_axis(padded_rows, place, axis=1).ravel()
     return order[order >= 0]
+
+
+def _top_of_scattered_blocks(codes: np.ndarray, score: np.ndarray, depth: int):
+    """``(rows, codes)`` of the rows that may rank in their query's top ``depth`` when
+    a query's rows lie anywhere (``codes``: 0, 1, ... by first appearance): the rows are
+    grouped by one packed int64 sort of (code, row), which NumPy does with SIMD, and
+    each block's top rows found as in :func:`_top_of_blocks`; by code, then row. None
+    when the key does not fit or :func:`_top_of_blocks` declines."""
+    n = len(codes)
+    row_bits = max(int(n - 1).bit_length(), 1)
+    if int(codes.max()).bit_length() + row_bits > 63:
+        return None
+    packed = np.left_shift(codes, row_bits, dtype=np.int64)
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort()
+    sizes = np.bincount(codes)
+    order = packed & ((1 << row_bits) - 1)
+    del packed
+    at = _top_of_blocks(score[order], sizes, depth)
+    if at is None:
+        return None
+    return order[at], np.searchsorted(np.cumsum(sizes), at, side="right")
 
 
 def _top_of_blocks(score: np.ndarray, sizes: np.ndarray, depth: int) -> np.ndarray | None:
