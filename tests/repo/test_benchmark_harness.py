@@ -380,3 +380,33 @@ def test_bring_your_own_data_times_all_three_doors_and_renders_them(monkeypatch)
     assert "target 1.3x" in text
     assert "(target < 2 s)" in text
     assert "| openinference | ragmetrics |" in text
+
+
+def test_the_shapes_time_every_row_order_and_the_made_ids_and_agree():
+    from benchmarks import shapes
+
+    found = shapes.time_shapes(order_sizes=["tiny"], made_size="tiny",
+                               names=["ragmetrics", "pytrec_eval"], repeat=1, seed=0,
+                               data_options={}, in_child=bench_run.in_child,
+                               log=lambda *a: None)
+    timings = found["orders"]["tiny"]["timings"]
+    assert list(timings) == list(shapes.ORDERS)
+    assert all(v["same_values"] for v in timings.values())  # the order changes no value
+    made = found["made"]
+    assert set(made["libraries"]) == {"ragmetrics", "pytrec_eval"}
+    assert made["max_abs_diff"] < 1e-12
+    text = "\n".join(shapes.render_shapes(found))
+    assert "| model order |" in text
+    assert "x ragmetrics (wall)" in text
+
+
+def test_model_order_keeps_each_querys_rows_together_in_another_order():
+    from benchmarks import shapes
+
+    run, _ = data.make_data("tiny", seed=3)
+    moved = shapes.model_order(run, 0)
+    assert moved["query_id"].tolist() == run["query_id"].tolist()  # blocks in place
+    assert not moved.equals(run)
+    key = ["query_id", "doc_id"]
+    pd.testing.assert_frame_equal(moved.sort_values(key, ignore_index=True),
+                                  run.sort_values(key, ignore_index=True))
