@@ -8,9 +8,12 @@
 
 What every preset promises (``describe`` measures it, the tests check it):
 
-- string ids (``"q17"``, ``"d0040213"``), never numbers, in the pandas dtype asked for:
-  ``"object"``, ``"str"`` (pandas 3's default string dtype) or ``"arrow"``
-  (``pd.ArrowDtype(pa.string())``);
+- string ids (``"q17"``, ``"d0040213"``) in the pandas dtype asked for: ``"object"``,
+  ``"str"`` (pandas 3's default string dtype) or ``"arrow"`` (``pd.ArrowDtype(pa.string())``);
+  or the ids as users make them (:data:`MADE_ID_DTYPES`): ``"made"``, one ``str`` object per
+  row, as ``df["q"].map("q{}".format)`` makes them in a held-out harness (the objects of
+  ``"object"`` are shared: one per distinct id); ``"int"``, the numbers alone (``17``,
+  ``40213``) as int64; ``"category"``, pandas categoricals of the strings;
 - about ``relevant_per_query`` (5) judged relevant docs per query, at least 1, grades 1-3
   when ``graded`` (else 1), plus a few judged non-relevant docs (grade 0) taken from the run;
 - a fraction ``outside_fraction`` (20%) of the relevant docs is not retrieved at all;
@@ -35,9 +38,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["ID_DTYPES", "PRESETS", "Preset", "describe", "make_data", "with_id_dtype"]
+__all__ = ["ID_DTYPES", "MADE_ID_DTYPES", "PRESETS", "Preset", "describe", "make_data",
+           "with_id_dtype"]
 
 ID_DTYPES = ("object", "str", "arrow")
+#: Ids as users make them: one str object per row ("made"), ints, pandas categoricals.
+MADE_ID_DTYPES = ("made", "int", "category")
 # Scores rounded to multiples of 2**-10 (about three decimals): about 3% of the rows of the
 # small preset and 24% of the medium one (1,000 docs a query) share a score with another
 # doc of their query, and 1% of the queries have a tie across rank 10. 1/64 gives heavy
@@ -111,8 +117,9 @@ def make_data(
     preset = PRESETS[size] if isinstance(size, str) else size
     if order not in ("ranked", "shuffled"):
         raise ValueError(f"order must be 'ranked' or 'shuffled', got {order!r}")
-    if id_dtype not in ID_DTYPES:
-        raise ValueError(f"id_dtype must be one of {ID_DTYPES}, got {id_dtype!r}")
+    if id_dtype not in ID_DTYPES + MADE_ID_DTYPES:
+        raise ValueError(f"id_dtype must be one of {ID_DTYPES + MADE_ID_DTYPES}, "
+                         f"got {id_dtype!r}")
     if not (0 < tie_quantum <= 1 and math.frexp(tie_quantum)[0] == 0.5):
         raise ValueError(f"tie_quantum must be a power of two such as 2**-10, got {tie_quantum!r}")
     n_q, depth = preset.n_queries, preset.depth
@@ -213,8 +220,32 @@ def _strictly_decreasing(scores: np.ndarray) -> np.ndarray:
                                  scores[:, 1:])
 
 
+#: How each id column's text is made from its number ("q17", "d0040213").
+_ID_FORMATS = {"query_id": "q{}".format, "doc_id": "d{:07d}".format}
+
+
 def with_id_dtype(frame: pd.DataFrame, id_dtype: str) -> pd.DataFrame:
-    """The frame with ``query_id`` and ``doc_id`` in the dtype named (see :data:`ID_DTYPES`)."""
+    """The frame with ``query_id`` and ``doc_id`` in the dtype named (see :data:`ID_DTYPES`
+    and :data:`MADE_ID_DTYPES`).
+
+    ``"made"`` makes every row's id anew from its number, as a harness does with
+    ``df["q"].map("q{}".format)``: a ``str`` object per row, laid out in row order;
+    ``"int"`` keeps the numbers; ``"category"`` is ``astype("category")``.
+    """
+    if id_dtype in MADE_ID_DTYPES:
+        columns = {}
+        for column, made in _ID_FORMATS.items():
+            ids = frame[column]
+            if id_dtype == "category":
+                columns[column] = pd.Categorical(ids.astype(object))
+                continue
+            codes, names = pd.factorize(ids)  # the numbers, read once per distinct id
+            numbers = np.array([int(name[1:]) for name in np.asarray(names, dtype=object)],
+                               dtype=np.int64)[codes]
+            columns[column] = (numbers if id_dtype == "int" else pd.Series(
+                pd.Series(numbers).map(made).to_numpy(dtype=object), dtype=object,
+                index=frame.index))
+        return frame.assign(**columns)
     if id_dtype == "object":
         dtype = object
     elif id_dtype == "str":
@@ -224,7 +255,8 @@ def with_id_dtype(frame: pd.DataFrame, id_dtype: str) -> pd.DataFrame:
 
         dtype = pd.ArrowDtype(pa.string())
     else:
-        raise ValueError(f"id_dtype must be one of {ID_DTYPES}, got {id_dtype!r}")
+        raise ValueError(f"id_dtype must be one of {ID_DTYPES + MADE_ID_DTYPES}, "
+                         f"got {id_dtype!r}")
     return frame.astype({"query_id": dtype, "doc_id": dtype})
 
 

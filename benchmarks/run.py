@@ -69,6 +69,7 @@ from benchmarks import diversity as bench_diversity
 from benchmarks import many_measures
 from benchmarks import peers as bench_peers
 from benchmarks import readers as bench_readers
+from benchmarks import shapes as bench_shapes
 from benchmarks.memory import reset_peak
 
 K = 10
@@ -636,6 +637,9 @@ def render(report: dict) -> str:
     if report.get("many_measures"):
         out += ["", "## 30 trec_eval measures at once, end to end from DataFrames", ""]
         out += many_measures.render(report["many_measures"])
+    if report.get("shapes"):
+        out += ["", "## The shapes users pass: rows in any order, ids made one a row", ""]
+        out += bench_shapes.render_shapes(report["shapes"])
     if report.get("big"):
         out += ["", "## Big runs: from files to results (`benchmarks/big.py`)", "",
                 bench_big.render_big(report["big"])]
@@ -798,6 +802,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--many-measures-size", default="medium",
                         help="preset for the 30-measure case (ragmetrics and pytrec_eval, "
                              "benchmarks/many_measures.py), 'none' to skip")
+    parser.add_argument("--order-sizes", default="medium,large",
+                        help="presets for the row orders (ranked, model order, shuffled; int "
+                             "ids; benchmarks/shapes.py), 'none' to skip")
+    parser.add_argument("--made-size", default="large",
+                        help="preset for ids made one object a row, ragmetrics against "
+                             "pytrec_eval (benchmarks/shapes.py), 'none' to skip")
     parser.add_argument("--big", action="store_true",
                         help="also the big runs (benchmarks/big.py, its default sizes: file "
                              "to result at 2M and 10M rows, a streamed run, the command's "
@@ -901,6 +911,15 @@ def main(argv=None) -> int:
         report["many_measures"] = time_many_measures(args.many_measures_size, args.seed,
                                                      data_options, names)
         _print("\n".join(many_measures.render(report["many_measures"])))
+    order_sizes = [] if args.order_sizes == "none" else [
+        size for size in args.order_sizes.split(",") if size]
+    made_size = None if args.made_size == "none" else args.made_size
+    if order_sizes or made_size:
+        _print("[shapes] rows in model order and shuffled, ids made one object a row ...")
+        report["shapes"] = bench_shapes.time_shapes(
+            order_sizes=order_sizes, made_size=made_size, names=names, repeat=args.repeat,
+            seed=args.seed, data_options=data_options, in_child=in_child, log=_print)
+        _print("\n".join(bench_shapes.render_shapes(report["shapes"])))
     if args.big:
         _print("[big] files to results, streamed, the command, Dask, many runs ...")
         report["big"] = bench_big.run_big(trec_eval=args.trec_eval, log=_print)

@@ -411,7 +411,15 @@ def natural_order(ids: np.ndarray) -> np.ndarray:
     >>> natural_order(np.array(["q10", "q2", "1_0"], dtype=object)).tolist()
     [2, 0, 1]
     """
-    texts = np.asarray(ids, dtype=object).astype(str)
+    ids = np.asarray(ids, dtype=object)
+    if len(ids) and set(map(type, ids)) <= {int, np.int64}:  # int ids: no text needed
+        try:
+            numbers = np.fromiter(ids, np.int64, len(ids))
+        except OverflowError:  # past int64: as text, below
+            numbers = None
+        if numbers is not None and numbers.min() >= 0:  # digits only: as numbers
+            return np.argsort(numbers, kind="stable")  # distinct: no text to break ties
+    texts = ids.astype(str)
     text_order = np.argsort(texts, kind="stable")
     if not all(i.isascii() and i.isdigit() for i in texts) or not len(texts):
         return text_order

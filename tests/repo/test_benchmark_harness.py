@@ -111,6 +111,27 @@ def test_id_dtypes(id_dtype):
     assert run["doc_id"].astype(object).tolist() == plain["doc_id"].tolist()
 
 
+@pytest.mark.parametrize("id_dtype", data.MADE_ID_DTYPES)
+def test_ids_as_users_make_them_hold_the_same_ids(id_dtype):
+    run, qrels = data.make_data("tiny", seed=4, id_dtype=id_dtype)
+    plain_run, plain_qrels = data.make_data("tiny", seed=4)
+    for frame, plain in ((run, plain_run), (qrels, plain_qrels)):
+        for column, prefix in (("query_id", "q"), ("doc_id", "d")):
+            ids = frame[column]
+            if id_dtype == "int":
+                assert ids.dtype == np.int64
+                assert ids.tolist() == [int(v[1:]) for v in plain[column]]
+                continue
+            assert ids.astype(object).tolist() == plain[column].tolist()
+            assert all(v.startswith(prefix) for v in ids.astype(object))
+    if id_dtype == "made":  # one str object a row, none shared
+        ids = run["query_id"].to_numpy()
+        assert ids.dtype == object
+        assert len({id(v) for v in ids}) == len(ids)
+    if id_dtype == "category":
+        assert isinstance(run["doc_id"].dtype, pd.CategoricalDtype)
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="order"):
         data.make_data("tiny", order="sorted")
@@ -375,3 +396,33 @@ def test_the_diversity_section_times_every_case_and_renders_its_ratio():
     assert "Target: within 3x of nDCG@20." in text
     for name, value in found["seconds"].items():
         assert f"| {name} | {value:.3f} | {value / found['ndcg']:.2f} |" in text
+
+
+def test_the_shapes_time_every_row_order_and_the_made_ids_and_agree():
+    from benchmarks import shapes
+
+    found = shapes.time_shapes(order_sizes=["tiny"], made_size="tiny",
+                               names=["ragmetrics", "pytrec_eval"], repeat=1, seed=0,
+                               data_options={}, in_child=bench_run.in_child,
+                               log=lambda *a: None)
+    timings = found["orders"]["tiny"]["timings"]
+    assert list(timings) == list(shapes.ORDERS)
+    assert all(v["same_values"] for v in timings.values())  # the order changes no value
+    made = found["made"]
+    assert set(made["libraries"]) == {"ragmetrics", "pytrec_eval"}
+    assert made["max_abs_diff"] < 1e-12
+    text = "\n".join(shapes.render_shapes(found))
+    assert "| model order |" in text
+    assert "x ragmetrics (wall)" in text
+
+
+def test_model_order_keeps_each_querys_rows_together_in_another_order():
+    from benchmarks import shapes
+
+    run, _ = data.make_data("tiny", seed=3)
+    moved = shapes.model_order(run, 0)
+    assert moved["query_id"].tolist() == run["query_id"].tolist()  # blocks in place
+    assert not moved.equals(run)
+    key = ["query_id", "doc_id"]
+    pd.testing.assert_frame_equal(moved.sort_values(key, ignore_index=True),
+                                  run.sort_values(key, ignore_index=True))

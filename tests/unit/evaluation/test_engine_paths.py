@@ -134,6 +134,34 @@ def test_long_unranked_runs_are_sorted_by_packed_keys_right(layout):
         assert ranked.block.tolist() == blocks
 
 
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sizes", ["equal", "ragged"])
+def test_blocks_in_model_order_are_cut_by_a_partition_and_sorted_as_a_matrix(sizes):
+    """A run grouped by query but in no order within a query (a score matrix flattened, a
+    reranker's output): each block's top rows are found by a partition of the blocks laid
+    out as a matrix (padded with -inf when they differ in length), and past 2**16
+    candidates sorted as the rows of a matrix. The order stays the stable lexsort's, with
+    signed zeros, infinities and ties across the cut-off."""
+    rng = np.random.default_rng(5)
+    n_queries = 24_000
+    lengths = (np.full(n_queries, 6) if sizes == "equal" else
+               rng.integers(2, 9, n_queries))
+    queries = [f"q{i}" for i in np.repeat(np.arange(n_queries), lengths)]
+    n = len(queries)
+    tied = np.where(rng.random(n) < 0.1, rng.choice(ODD_SCORES, n),
+                    rng.integers(0, 100, n) / 4)
+    distinct = rng.permutation(n) / 7  # no ties: as many candidates in every block
+    for scores, depth in [(tied, None), (tied, 1), (tied, 3), (tied, 5),
+                          (distinct, 3), (distinct, 5)]:
+        ranked = rank_rows(pd.Series(queries, dtype=object), scores, depth)
+        rows, blocks = reference_ranked_rows(queries, list(scores), depth)
+        assert ranked.rows.tolist() == rows
+        assert ranked.block.tolist() == blocks
+        with fast_paths.plain_paths():
+            plain = rank_rows(pd.Series(queries, dtype=object), scores, depth)
+        assert ranked.heads.tolist() == plain.heads.tolist()
+
 def test_candidates_survive_a_score_scale_that_crowds_every_row_into_one_bin():
     """One huge score makes the bins too coarse to tell the others apart: slower, not wrong."""
     queries = ["q1"] * 6 + ["q2"] * 6
